@@ -1,0 +1,168 @@
+/**
+ * The command table: every subcommand's name, summary and flags, with its
+ * implementation loaded lazily so a command imports only what it needs (the
+ * hook intake above all).
+ * @module
+ */
+import type { FlagSpec, ParsedArgs } from "./args.ts";
+import type { CommandContext } from "./context.ts";
+
+/** What a command module exports. */
+export interface CommandModule {
+  run(ctx: CommandContext, args: ParsedArgs): Promise<number>;
+}
+
+/** One entry of the command table. */
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  usage: string;
+  flags: FlagSpec[];
+  hidden?: boolean;
+  load(): Promise<CommandModule>;
+}
+
+/** The selector flags shared by every command that lists or targets agents (C11-C16). */
+export const SELECTOR_FLAGS: FlagSpec[] = [
+  { name: "session", kind: "string", help: "only agents in this tmux session" },
+  { name: "repo", kind: "string", help: "only agents whose cwd is in this git repo" },
+  { name: "branch", kind: "string", help: "only agents on this git branch" },
+  { name: "agent", kind: "string", help: "only agents with this manifest name" },
+  {
+    name: "state",
+    kind: "string",
+    help: "comma list of idle, working, blocked, unknown, done",
+  },
+];
+
+/** The global flags of C2-C10, accepted before or after the subcommand. */
+export const GLOBAL_FLAGS: FlagSpec[] = [
+  { name: "manifest-dir", kind: "string", help: "load agent manifests only from this directory" },
+  { name: "socket-name", short: "L", kind: "string", help: "tmux server socket name (-L)" },
+  { name: "socket-path", short: "S", kind: "string", help: "tmux server socket path (-S)" },
+  { name: "config", kind: "string", help: "config file (default ~/.config/tma/config.toml)" },
+  { name: "no-config", kind: "boolean", help: "ignore every config file: built-in defaults" },
+  { name: "client", short: "c", kind: "string", help: "the invoking tmux client" },
+  { name: "debug-timing", kind: "boolean", help: "print cycle timing and counts to stderr" },
+  { name: "help", short: "h", kind: "boolean", help: "show help" },
+  { name: "version", short: "V", kind: "boolean", help: "print the version" },
+];
+
+/** The command table. */
+export const COMMANDS: CommandSpec[] = [
+  {
+    name: "ls",
+    summary: "list agent panes and their state",
+    usage: "tma ls [--json] [--pane ID] [selector]",
+    flags: [
+      { name: "json", kind: "boolean", help: "print the schema-1 JSON document" },
+      { name: "pane", kind: "string", help: "only this pane" },
+      ...SELECTOR_FLAGS,
+    ],
+    load: () => import("./commands/ls.ts"),
+  },
+  {
+    name: "status",
+    summary: "run a detection cycle and print counts for a status line",
+    usage: "tma status [--format tmux|plain|json|prom] [selector]",
+    flags: [
+      {
+        name: "format",
+        kind: "string",
+        choices: ["tmux", "plain", "json", "prom"],
+        help: "output format (default tmux)",
+      },
+      ...SELECTOR_FLAGS,
+    ],
+    load: () => import("./commands/status.ts"),
+  },
+  {
+    name: "event",
+    summary: "the hook bridge agents call through tma-hook (internal)",
+    usage: "tma event --agent NAME --kind EVENT [--pane ID] [--payload -|PATH]",
+    flags: [
+      { name: "agent", kind: "string", help: "agent manifest name" },
+      { name: "kind", kind: "string", help: "event name, or context" },
+      { name: "pane", kind: "string", help: "pane to stamp (default $TMUX_PANE)" },
+      { name: "payload", kind: "string", help: "- for stdin, or a file path" },
+    ],
+    load: () => import("./commands/event.ts"),
+  },
+  {
+    name: "install-hooks",
+    summary: "wire tma into an agent's own config files",
+    usage: "tma install-hooks [AGENT] [--check|--uninstall|--all] [--yes]",
+    flags: [
+      { name: "check", kind: "boolean", help: "verify the wiring; exit 1 on drift" },
+      { name: "uninstall", kind: "boolean", help: "remove every tma entry" },
+      { name: "all", kind: "boolean", help: "act on every agent already wired" },
+      { name: "yes", kind: "boolean", help: "apply without asking" },
+      { name: "no-statusline", kind: "boolean", help: "opt out of the statusline context shim" },
+      { name: "statusline", kind: "boolean", help: "reverse a recorded statusline opt-out" },
+      {
+        name: "wrapper-ref",
+        kind: "string",
+        choices: ["absolute", "bare"],
+        help: "how agent configs name the wrapper",
+      },
+      { name: "settings", kind: "string", help: "Claude settings.json" },
+      { name: "gemini-settings", kind: "string", help: "Gemini settings.json" },
+      { name: "config-dir", kind: "string", help: "tma's install bookkeeping directory" },
+      { name: "wrapper-path", kind: "string", help: "where to write tma-hook" },
+      { name: "opencode-plugin", kind: "string", help: "OpenCode plugin path" },
+      { name: "codex-config", kind: "string", help: "Codex config.toml" },
+      { name: "codex-hooks", kind: "string", help: "Codex hooks.json" },
+      { name: "cursor-hooks", kind: "string", help: "Cursor hooks.json" },
+      { name: "cursor-cli-config", kind: "string", help: "Cursor cli-config.json" },
+      { name: "pi-extension", kind: "string", help: "pi extension path" },
+    ],
+    load: () => import("./commands/install_hooks.ts"),
+  },
+  {
+    name: "act",
+    summary: "fire an action (approve, deny, interrupt, ...) at a pane",
+    usage: "tma act NAME [--pane ID | selector [--all]] [--text MSG] [--dry-run] [--json]",
+    flags: [
+      { name: "pane", kind: "string", help: "target pane (default the current pane)" },
+      { name: "all", kind: "boolean", help: "fire at every matched pane" },
+      { name: "text", kind: "string", help: "the message of a text action" },
+      { name: "arg", kind: "multi", help: "a value for an exec action (repeatable)" },
+      { name: "dry-run", kind: "boolean", help: "show what would happen; send nothing" },
+      { name: "force", kind: "boolean", help: "skip the when gate" },
+      { name: "yes", kind: "boolean", help: "satisfy a confirm action" },
+      { name: "json", kind: "boolean", help: "print the result object" },
+      { name: "list", kind: "boolean", help: "list actions (with --pane: fireability)" },
+      { name: "menu", kind: "boolean", help: "show a tmux menu of fireable actions" },
+      { name: "log", kind: "boolean", help: "print recent audit log entries" },
+      ...SELECTOR_FLAGS,
+    ],
+    load: () => import("./commands/act.ts"),
+  },
+  {
+    name: "debug",
+    summary: "capture, explain, classify and redact (for rule authors)",
+    usage: "tma debug capture|explain|classify|redact|stamp ...",
+    flags: [
+      { name: "json", kind: "boolean", help: "JSON output (explain)" },
+      { name: "agent", kind: "string", help: "agent manifest (classify)" },
+      { name: "title", kind: "string", help: "pane title (classify)" },
+      { name: "command", kind: "string", help: "pane command (classify)" },
+      { name: "height", kind: "string", help: "pane height (classify)" },
+      { name: "pattern", kind: "multi", help: "extra regex to redact (redact)" },
+      { name: "state", kind: "string", help: "header state (capture)" },
+    ],
+    load: () => import("./commands/debug.ts"),
+  },
+  {
+    name: "version",
+    summary: "print the version",
+    usage: "tma version",
+    flags: [],
+    load: () => import("./commands/version.ts"),
+  },
+];
+
+/** Finds a command by name. */
+export function findCommand(name: string): CommandSpec | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}

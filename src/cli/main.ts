@@ -1,0 +1,138 @@
+/**
+ * The CLI entry: global flags, the command table, help, and the mapping of
+ * errors to one stderr line and an exit code.
+ * @module
+ */
+import { TmaError, UsageError } from "../core/errors.ts";
+import { ENGINE_VERSION } from "../core/version.ts";
+import { boolFlag, formatFlags, parseFlags, stringFlag } from "./args.ts";
+import { COMMANDS, type CommandSpec, findCommand, GLOBAL_FLAGS } from "./commands.ts";
+import { type CommandContext, createContext, type GlobalOptions } from "./context.ts";
+
+/** The `--version` line (C8). */
+export function versionLine(): string {
+  return `tma ${ENGINE_VERSION}`;
+}
+
+function topHelp(): string {
+  const names = COMMANDS.filter((c) => !c.hidden);
+  const width = Math.max(...names.map((c) => c.name.length)) + 2;
+  return [
+    `${versionLine()}: which of your coding agents in tmux is working, blocked or idle`,
+    "",
+    "usage: tma [global flags] <command> [flags]",
+    "",
+    "commands:",
+    ...names.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    "",
+    "global flags:",
+    formatFlags(GLOBAL_FLAGS),
+    "",
+    "Run `tma <command> --help` for a command's flags.",
+  ].join("\n");
+}
+
+function commandHelp(command: CommandSpec): string {
+  return [
+    `tma ${command.name}: ${command.summary}`,
+    "",
+    `usage: ${command.usage}`,
+    "",
+    "flags:",
+    formatFlags(command.flags),
+    "",
+    "global flags:",
+    formatFlags(GLOBAL_FLAGS),
+  ].join("\n");
+}
+
+/** The global options held in parsed flags. */
+function globalsFrom(flags: Record<string, unknown>): GlobalOptions {
+  const f = flags as Parameters<typeof stringFlag>[0];
+  const client = stringFlag(f, "client");
+  return {
+    manifestDir: stringFlag(f, "manifest-dir"),
+    socketName: stringFlag(f, "socket-name"),
+    socketPath: stringFlag(f, "socket-path"),
+    config: stringFlag(f, "config"),
+    noConfig: boolFlag(f, "no-config"),
+    // An empty or unexpanded `#{...}` client falls back to self-resolution (C6).
+    client: client && !client.includes("#{") ? client : undefined,
+    debugTiming: boolFlag(f, "debug-timing"),
+  };
+}
+
+/** Options for `main`, so tests can run commands in-process. */
+export interface MainOptions {
+  /** Builds the context; defaults to the real one over `Deno`. */
+  context?: (globals: GlobalOptions) => CommandContext;
+}
+
+/**
+ * Runs tma with `argv` and returns the exit code.
+ *
+ * ```ts
+ * const code = await main(["--version"]);
+ * ```
+ */
+export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
+  const makeContext = options.context ?? createContext;
+  const err = (line: string) => makeContext(globalsFrom({})).err(`${line}\n`);
+  try {
+    const nameIndex = findCommandIndex(argv);
+    const command = nameIndex < 0 ? undefined : findCommand(argv[nameIndex]);
+    if (nameIndex >= 0 && !command) {
+      throw new UsageError(`unknown command "${argv[nameIndex]}" (run tma --help for the list)`);
+    }
+    const rest = nameIndex < 0 ? [...argv] : [...argv.slice(0, nameIndex), ...argv.slice(nameIndex + 1)];
+    const specs = command ? [...GLOBAL_FLAGS, ...command.flags] : GLOBAL_FLAGS;
+    const parsed = parseFlags(rest, specs);
+    const ctx = makeContext(globalsFrom(parsed.flags));
+    if (ctx.globals.socketName && ctx.globals.socketPath) {
+      throw new UsageError("--socket-name and --socket-path select different servers: pass one");
+    }
+    if (boolFlag(parsed.flags, "version") && !command) {
+      ctx.out(`${versionLine()}\n`);
+      return 0;
+    }
+    if (boolFlag(parsed.flags, "help")) {
+      ctx.out(`${command ? commandHelp(command) : topHelp()}\n`);
+      return 0;
+    }
+    if (!command) {
+      ctx.out(`${topHelp()}\n`);
+      return 0;
+    }
+    const module = await command.load();
+    return await module.run(ctx, parsed);
+  } catch (error) {
+    if (error instanceof TmaError) {
+      err(`tma: ${error.message}`);
+      return error.exitCode;
+    }
+    err(`tma: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+/**
+ * The index of the subcommand word: the first positional that is not the
+ * value of a global flag.
+ */
+function findCommandIndex(argv: readonly string[]): number {
+  const valued = new Set(
+    GLOBAL_FLAGS.filter((f) => f.kind !== "boolean").flatMap((f) =>
+      f.short ? [`--${f.name}`, `-${f.short}`] : [`--${f.name}`]
+    ),
+  );
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") return -1;
+    if (valued.has(arg)) {
+      i++;
+      continue;
+    }
+    if (!arg.startsWith("-")) return i;
+  }
+  return -1;
+}

@@ -1,0 +1,95 @@
+/**
+ * The zod schema of `config.toml` (G1-G35) with every default, so an absent
+ * or partial file yields a complete config (G2), and an unknown key or a
+ * wrong type is a loud error (G3).
+ * @module
+ */
+import { z } from "../../deps/zod.ts";
+
+const positiveInt = z.number().int().positive();
+const nonNegative = z.number().nonnegative();
+
+function classStyle(glyph: string, color: string) {
+  return z.strictObject({
+    glyph: z.string().min(1).default(glyph),
+    color: z.string().min(1).default(color),
+  }).prefault({});
+}
+
+function classStyles(unknownColor: string) {
+  return z.strictObject({
+    blocked: classStyle("⚑", "red"),
+    working: classStyle("●", "yellow"),
+    idle: classStyle("○", "green"),
+    done: classStyle("✓", "magenta"),
+    unknown: classStyle("?", unknownColor),
+  }).prefault({});
+}
+
+const commandOnly = z.strictObject({ command: z.string().min(1).optional() });
+
+/** Model names seeded into `[telemetry.windows]` (G22); only names matter. */
+export const SEEDED_WINDOWS: Record<string, number> = {
+  "gemini-2.5-pro": 1_048_576,
+  "gemini-2.5-flash": 1_048_576,
+  "gemini-2.5-flash-lite": 1_048_576,
+};
+
+/** The config schema; `Config` is its output type. */
+export const configSchema = z.strictObject({
+  fold: z.strictObject({
+    dwell_secs: nonNegative.default(3),
+    hook_decay_secs: nonNegative.default(60),
+    blocked_decay_secs: nonNegative.default(300),
+    freshness_secs: nonNegative.default(3),
+  }).prefault({}),
+  status: classStyles("colour244"),
+  picker: classStyles("darkgray"),
+  notify: z.strictObject({
+    from_event: z.boolean().default(false),
+    command: z.string().min(1).optional(),
+    on: z.array(z.enum(["blocked", "done"])).default(["blocked"]),
+    bell: z.boolean().default(false),
+    osc: z.boolean().default(false),
+    log: z.string().min(1).optional(),
+    blocked: commandOnly.optional(),
+    done: commandOnly.optional(),
+    context_high: z.strictObject({
+      threshold: z.number().min(0).max(100),
+      command: z.string().min(1).optional(),
+    }).optional(),
+  }).prefault({}),
+  focus: z.strictObject({ events: z.boolean().default(false) }).prefault({}),
+  install: z.strictObject({
+    wrapper_ref: z.enum(["absolute", "bare"]).default("absolute"),
+  }).prefault({}),
+  tmux: z.strictObject({ bin: z.string().min(1).default("tmux") }).prefault({}),
+  telemetry: z.strictObject({
+    windows: z.record(z.string(), z.number()).default(SEEDED_WINDOWS),
+  }).prefault({}),
+  daemon: z.strictObject({
+    sweep_secs: nonNegative.default(45),
+    quiet_ms: nonNegative.default(1000),
+    zero_member_recheck_secs: nonNegative.default(1),
+    demote_edges: positiveInt.default(5),
+    autostart: z.boolean().default(false),
+  }).prefault({}),
+  agent: z.array(z.strictObject({
+    name: z.string().min(1),
+    enabled: z.boolean().default(true),
+    process_names: z.array(z.string().min(1)).default([]),
+  })).default([]),
+  api: z.record(z.string(), z.strictObject({ api_base: z.string().min(1) })).default({}),
+  hooks: z.strictObject({
+    claude_reply_lane: z.boolean().default(true),
+    hold_ms: positiveInt.default(25000),
+  }).prefault({}),
+});
+
+/** A complete, validated configuration. */
+export type Config = z.infer<typeof configSchema>;
+
+/** The all-defaults configuration (G2). */
+export function defaultConfig(): Config {
+  return configSchema.parse({});
+}

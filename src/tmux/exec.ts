@@ -1,0 +1,139 @@
+/**
+ * Runs tmux. This module and `ps.ts` are the only places tma spawns `tmux` or
+ * `ps`: every other layer goes through the functions of `src/tmux/`.
+ *
+ * The hot path (status, hooks) uses `Deno.Command` directly: dax costs tens of
+ * milliseconds to import, which the hook budget cannot afford. Cold paths that
+ * want dax's conveniences import it lazily (see `runTmuxCold`).
+ * @module
+ */
+import {
+  TmuxCommandError,
+  TmuxNoServerError,
+  TmuxNotInstalledError,
+  TmuxTimeoutError,
+  TmuxVersionMismatchError,
+} from "./errors.ts";
+import { spawnWithDeadline } from "./spawn.ts";
+
+/** Which tmux binary and which server a command goes to (C3, C4, C10). */
+export interface TmuxServer {
+  /** The tmux binary: a PATH name or a path. */
+  bin: string;
+  /** `-L` socket name. */
+  socketName?: string;
+  /** `-S` socket path. */
+  socketPath?: string;
+}
+
+/** The per-command timeout (D62): an unresponsive server is an error, never a hang. */
+export const TMUX_TIMEOUT_MS = 3000;
+
+/** The output of one tmux invocation. */
+export interface TmuxResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/** Options of one tmux invocation. */
+export interface RunOptions {
+  timeoutMs?: number;
+  /** Return a non-zero exit as a result instead of throwing. */
+  allowFailure?: boolean;
+}
+
+/** The server-selecting arguments that go before every tmux command (C9). */
+export function serverArgs(server: TmuxServer): string[] {
+  if (server.socketPath) return ["-S", server.socketPath];
+  if (server.socketName) return ["-L", server.socketName];
+  return [];
+}
+
+/** A short human name for a server, for error messages. */
+export function describeServer(server: TmuxServer): string {
+  if (server.socketPath) return `socket path ${server.socketPath}`;
+  if (server.socketName) return `socket name ${server.socketName}`;
+  return "the default socket";
+}
+
+const NO_SERVER = /no server running|error connecting to|No such file or directory|server exited/;
+const PROTOCOL = /protocol version mismatch|server version is too old|open terminal failed/;
+
+/**
+ * Runs one tmux command line (which may chain several commands with `;`
+ * arguments) and returns its output; throws a typed error on failure.
+ *
+ * ```ts
+ * const { stdout } = await runTmux({ bin: "tmux", socketName: "x" }, ["list-sessions"]);
+ * ```
+ */
+export async function runTmux(
+  server: TmuxServer,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<TmuxResult> {
+  const timeoutMs = options.timeoutMs ?? TMUX_TIMEOUT_MS;
+  const argv = [...serverArgs(server), ...args];
+  const label = args.slice(0, 1).join(" ");
+  let result;
+  try {
+    result = await spawnWithDeadline(server.bin, argv, { timeoutMs });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw new TmuxNotInstalledError(server.bin);
+    throw error;
+  }
+  if (result === "timeout") throw new TmuxTimeoutError(describeServer(server), label, timeoutMs);
+  const out: TmuxResult = result;
+  if (out.code !== 0 && !options.allowFailure) throw classifyFailure(server, label, out.stderr);
+  return out;
+}
+
+/** Turns tmux's stderr into the most specific error. */
+export function classifyFailure(server: TmuxServer, label: string, stderr: string): Error {
+  if (PROTOCOL.test(stderr)) return new TmuxVersionMismatchError(server.bin, stderr);
+  if (NO_SERVER.test(stderr)) {
+    return new TmuxNoServerError(describeServer(server), stderr.trim().split("\n")[0] ?? "");
+  }
+  return new TmuxCommandError(describeServer(server), label, stderr);
+}
+
+/**
+ * Runs a cold-path tmux command through dax (install, doctor): same server
+ * selection and timeout, loaded lazily so the hot path never pays for dax.
+ */
+export async function runTmuxCold(
+  server: TmuxServer,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<TmuxResult> {
+  const { $ } = await import("../deps/dax.ts");
+  const timeoutMs = options.timeoutMs ?? TMUX_TIMEOUT_MS;
+  const argv = [...serverArgs(server), ...args];
+  let result;
+  try {
+    result = await $`${server.bin} ${argv}`
+      .stdin("null")
+      .stdout("piped")
+      .stderr("piped")
+      .noThrow()
+      .timeout(timeoutMs);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/timed out/i.test(message)) {
+      throw new TmuxTimeoutError(describeServer(server), args[0] ?? "", timeoutMs);
+    }
+    if (/not found|NotFound|No such file/i.test(message)) {
+      throw new TmuxNotInstalledError(server.bin);
+    }
+    throw error;
+  }
+  const out = { stdout: result.stdout, stderr: result.stderr, code: result.code };
+  if (out.code === 124 && out.stderr === "") {
+    throw new TmuxTimeoutError(describeServer(server), args[0] ?? "", timeoutMs);
+  }
+  if (out.code !== 0 && !options.allowFailure) {
+    throw classifyFailure(server, args[0] ?? "", out.stderr);
+  }
+  return out;
+}

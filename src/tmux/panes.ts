@@ -1,0 +1,117 @@
+/**
+ * The one `list-panes -a` of a cycle (D52): every fact detection needs, and
+ * every `@agent_*` option, for every pane of the server, in one call.
+ * @module
+ */
+import { PANE_OPTIONS, type PaneFacts, type PaneOptions } from "../core/snapshot.ts";
+import { runTmux, type TmuxServer } from "./exec.ts";
+
+/**
+ * Fields are joined by a printable separator rather than a control character,
+ * because some tmux releases escape control characters in format output
+ * (R25). The pane title goes last, so a title that happens to contain the
+ * separator still parses: everything after the last fixed field is title.
+ */
+export const FIELD_SEPARATOR = "<~|~>";
+
+const FIXED_FIELDS = [
+  "pane_id",
+  "session_name",
+  "session_id",
+  "window_id",
+  "window_index",
+  "pane_index",
+  "pane_pid",
+  "pane_current_command",
+  "pane_width",
+  "pane_height",
+  "pane_tty",
+  "pane_in_mode",
+  "scroll_position",
+  "window_activity",
+  "pane_dead",
+  "alternate_on",
+  "pane_active",
+  "window_active",
+  "@agent_summary",
+  "@agent_session_summary",
+  "pane_current_path",
+] as const;
+
+const FORMAT = [
+  ...FIXED_FIELDS.map((name) => `#{${name}}`),
+  ...PANE_OPTIONS.map((name) => `#{${name}}`),
+  "#{pane_title}",
+].join(FIELD_SEPARATOR);
+
+/**
+ * Lists every pane of the server with its facts and tma options.
+ *
+ * ```ts
+ * const panes = await listPanes({ bin: "tmux", socketName: "work" });
+ * ```
+ */
+export async function listPanes(server: TmuxServer): Promise<PaneFacts[]> {
+  const { stdout } = await runTmux(server, ["list-panes", "-a", "-F", FORMAT]);
+  return parsePaneLines(stdout);
+}
+
+/** Lists the panes of one target (`-t`), for single-pane commands. */
+export async function listPane(server: TmuxServer, pane: string): Promise<PaneFacts | null> {
+  const { stdout, code } = await runTmux(
+    server,
+    ["display-message", "-p", "-t", pane, FORMAT],
+    { allowFailure: true },
+  );
+  if (code !== 0) return null;
+  return parsePaneLines(stdout)[0] ?? null;
+}
+
+/** Parses the output of the pane format; malformed lines are skipped. */
+export function parsePaneLines(stdout: string): PaneFacts[] {
+  const panes: PaneFacts[] = [];
+  for (const line of stdout.split("\n")) {
+    if (line === "") continue;
+    const parts = line.split(FIELD_SEPARATOR);
+    const fixedCount = FIXED_FIELDS.length + PANE_OPTIONS.length;
+    if (parts.length < fixedCount + 1) continue;
+    const field = (name: (typeof FIXED_FIELDS)[number]) => parts[FIXED_FIELDS.indexOf(name)];
+    const options: PaneOptions = {};
+    PANE_OPTIONS.forEach((name, i) => {
+      const value = parts[FIXED_FIELDS.length + i];
+      if (value !== "") options[name] = value;
+    });
+    const sessionName = field("session_name");
+    const windowIndex = Number(field("window_index"));
+    const paneIndex = Number(field("pane_index"));
+    panes.push({
+      paneId: field("pane_id"),
+      sessionName,
+      sessionId: field("session_id"),
+      windowId: field("window_id"),
+      windowIndex,
+      paneIndex,
+      locator: `${sessionName}:${windowIndex}.${paneIndex}`,
+      panePid: Number(field("pane_pid")) || 0,
+      currentCommand: field("pane_current_command"),
+      currentPath: field("pane_current_path"),
+      width: Number(field("pane_width")) || 0,
+      height: Number(field("pane_height")) || 0,
+      tty: field("pane_tty"),
+      inMode: field("pane_in_mode") === "1",
+      scrollPosition: Number(field("scroll_position")) || 0,
+      windowActivitySec: Number(field("window_activity")) || 0,
+      dead: field("pane_dead") === "1",
+      alternateOn: field("alternate_on") === "1",
+      active: field("pane_active") === "1",
+      windowActive: field("window_active") === "1",
+      options,
+      rollups: {
+        "@agent_summary": field("@agent_summary") || undefined,
+        "@agent_session_summary": field("@agent_session_summary") || undefined,
+      },
+      title: parts.slice(fixedCount).join(FIELD_SEPARATOR),
+    });
+  }
+  return panes;
+}

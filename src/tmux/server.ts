@@ -1,0 +1,36 @@
+/**
+ * Server selection (C3, C4, C10, G21): which tmux binary, and which server.
+ * @module
+ */
+import { UsageError } from "../core/errors.ts";
+import type { TmuxServer } from "./exec.ts";
+
+/** What the selection is made from; the caller passes env and config in. */
+export interface ServerSelection {
+  socketName?: string;
+  socketPath?: string;
+  /** `TMA_SOCKET_PATH`, used only when neither flag is given. */
+  envSocketPath?: string;
+  /** `TMA_TMUX_BIN`, which beats the config. */
+  envBin?: string;
+  /** `[tmux] bin` from config.toml. */
+  configBin?: string;
+}
+
+/**
+ * Resolves the server a command targets.
+ *
+ * ```ts
+ * resolveServer({ socketName: "work" }); // { bin: "tmux", socketName: "work" }
+ * ```
+ */
+export function resolveServer(selection: ServerSelection): TmuxServer {
+  if (selection.socketName && selection.socketPath) {
+    throw new UsageError("--socket-name and --socket-path select different servers: pass one");
+  }
+  const bin = selection.envBin || selection.configBin || "tmux";
+  if (selection.socketPath) return { bin, socketPath: selection.socketPath };
+  if (selection.socketName) return { bin, socketName: selection.socketName };
+  if (selection.envSocketPath) return { bin, socketPath: selection.envSocketPath };
+  return { bin };
+}

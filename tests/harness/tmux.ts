@@ -1,0 +1,274 @@
+/**
+ * The integration-test harness: a scratch tmux server (`-L tma-test-<random>`,
+ * `-f /dev/null`) with a scratch HOME, always killed, and stand-in agents
+ * started under an agent's process name. Tests never touch the user's tmux
+ * server, tmux config or home (R22).
+ * @module
+ */
+import type { TmuxServer } from "../../src/tmux/exec.ts";
+
+const STANDIN = new URL("./standin.sh", import.meta.url).pathname;
+
+/** Whether tmux is installed; tests skip without it unless TMA_REQUIRE_TMUX=1 (G35). */
+export const HAS_TMUX: boolean = (() => {
+  try {
+    return new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" }).outputSync()
+      .success;
+  } catch {
+    if (Deno.env.get("TMA_REQUIRE_TMUX") === "1") throw new Error("tmux is required but missing");
+    return false;
+  }
+})();
+
+/** A stand-in agent running in a pane. */
+export interface StandIn {
+  pane: string;
+  /** Draws a screen (plain text or ANSI) and optionally sets the title. */
+  draw(screen: string, title?: string): Promise<void>;
+  /** Sets the pane title. */
+  title(text: string): Promise<void>;
+  /** Ends the stand-in (the pane's shell stays). */
+  exit(): Promise<void>;
+}
+
+/** A scratch tmux server for one test. */
+export class ScratchTmux {
+  readonly socketName: string;
+  readonly dir: string;
+  readonly home: string;
+  readonly server: TmuxServer;
+  #counter = 0;
+
+  private constructor(dir: string) {
+    this.dir = dir;
+    this.home = `${dir}/home`;
+    this.socketName = `tma-test-${crypto.randomUUID().slice(0, 8)}`;
+    this.server = { bin: "tmux", socketName: this.socketName };
+  }
+
+  /** Starts the server with one session `main` of the given size. */
+  static async start(options: { width?: number; height?: number } = {}): Promise<ScratchTmux> {
+    const dir = await Deno.makeTempDir({ prefix: "tma-test-" });
+    const scratch = new ScratchTmux(dir);
+    await Deno.mkdir(scratch.home, { recursive: true });
+    await scratch.tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "main",
+      "-x",
+      String(options.width ?? 120),
+      "-y",
+      String(options.height ?? 40),
+      "-c",
+      dir,
+    );
+    return scratch;
+  }
+
+  /** The environment a tma child process of this test gets. */
+  env(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: this.home,
+      XDG_CONFIG_HOME: `${this.home}/.config`,
+      XDG_STATE_HOME: `${this.home}/.local/state`,
+      TMA_CONFIG: `${this.home}/.config/tma/config.toml`,
+      TERM: "xterm-256color",
+      ...extra,
+    };
+  }
+
+  /** Runs a tmux command on this server and returns stdout. */
+  async tmux(...args: string[]): Promise<string> {
+    const out = await new Deno.Command("tmux", {
+      args: ["-L", this.socketName, "-f", "/dev/null", ...args],
+      env: { HOME: this.home, TMUX: "" },
+      stdin: "null",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    if (!out.success) {
+      throw new Error(`tmux ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+    }
+    return text;
+  }
+
+  /** Opens a new window running `command` (argv) and returns its pane id. */
+  async newWindow(
+    command: string[],
+    options: { width?: number; height?: number; env?: Record<string, string> } = {},
+  ): Promise<string> {
+    const envArgs = Object.entries(options.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+    const pane = (await this.tmux(
+      "new-window",
+      "-d",
+      "-P",
+      "-F",
+      "#{pane_id}",
+      "-t",
+      "main",
+      "-c",
+      this.dir,
+      ...envArgs,
+      "--",
+      ...command,
+    )).trim();
+    if (options.width || options.height) {
+      await this.tmux(
+        "resize-window",
+        "-t",
+        pane,
+        "-x",
+        String(options.width ?? 120),
+        "-y",
+        String(options.height ?? 40),
+      );
+    }
+    return pane;
+  }
+
+  /**
+   * Starts a stand-in agent named `name`: the stand-in script run by a shell
+   * whose process and `pane_current_command` carry that name.
+   */
+  async standIn(
+    name: string,
+    options: { width?: number; height?: number; title?: string } = {},
+  ): Promise<StandIn> {
+    const id = this.#counter++;
+    const binDir = `${this.dir}/bin-${id}`;
+    await Deno.mkdir(binDir);
+    // A symlink to the shell named like the agent: the kernel takes the
+    // process name (comm) from it, and tmux the command name (argv[0]).
+    await Deno.symlink("/bin/sh", `${binDir}/${name}`);
+    const fifo = `${this.dir}/control-${id}`;
+    await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    const pane = await this.newWindow(
+      ["sh", "-c", `exec '${binDir}/${name}' '${STANDIN}' '${fifo}'`],
+      options,
+    );
+    const send = async (line: string) => {
+      const file = await Deno.open(fifo, { write: true });
+      await file.write(new TextEncoder().encode(`${line}\n`));
+      file.close();
+    };
+    const standIn: StandIn = {
+      pane,
+      draw: async (screen, title) => {
+        const file = `${this.dir}/screen-${id}-${crypto.randomUUID().slice(0, 6)}`;
+        await Deno.writeTextFile(file, screen);
+        if (title !== undefined) await send(`title ${title}`);
+        await send(`draw ${file}`);
+        await this.settle(pane, screen);
+      },
+      title: async (text) => {
+        await send(`title ${text}`);
+        await this.waitFor(async () =>
+          (await this.tmux("display", "-p", "-t", pane, "#{pane_title}")).trim() === text
+        );
+      },
+      exit: async () => {
+        await send("exit");
+        await this.waitFor(async () => {
+          const cmd = (await this.tmux("display", "-p", "-t", pane, "#{pane_current_command}")).trim();
+          return cmd !== name;
+        });
+      },
+    };
+    if (options.title !== undefined) await standIn.title(options.title);
+    await this.waitFor(async () =>
+      (await this.tmux("display", "-p", "-t", pane, "#{pane_current_command}")).trim() === name
+    );
+    return standIn;
+  }
+
+  /** Waits until the pane shows the last non-blank line of `screen`. */
+  async settle(pane: string, screen: string): Promise<void> {
+    const plain = screen.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, "");
+    const last = plain.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim() !== "").pop();
+    if (!last) return;
+    await this.waitFor(async () => (await this.tmux("capture-pane", "-p", "-t", pane)).includes(last));
+  }
+
+  /** Polls `check` every 25 ms for up to 5 s. */
+  async waitFor(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error("timed out waiting for the scratch tmux server");
+  }
+
+  /** Reads one pane option. */
+  async option(pane: string, name: string): Promise<string> {
+    return (await this.tmux("show-options", "-pqv", "-t", pane, name)).replace(/\n$/, "");
+  }
+
+  /** Kills the server and removes the scratch folder. */
+  async kill(): Promise<void> {
+    await new Deno.Command("tmux", {
+      args: ["-L", this.socketName, "kill-server"],
+      stdout: "null",
+      stderr: "null",
+    }).output().catch(() => undefined);
+    await Deno.remove(this.dir, { recursive: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * Runs `fn` with a scratch server and always kills it.
+ *
+ * ```ts
+ * await withScratchTmux(async (t) => { await t.tmux("list-panes"); });
+ * ```
+ */
+export async function withScratchTmux<T>(
+  fn: (scratch: ScratchTmux) => Promise<T>,
+  options: { width?: number; height?: number } = {},
+): Promise<T> {
+  const scratch = await ScratchTmux.start(options);
+  try {
+    return await fn(scratch);
+  } finally {
+    await scratch.kill();
+  }
+}
+
+/** Runs the tma CLI (`mod.ts`) as a child process against a scratch server. */
+export async function runTma(
+  scratch: ScratchTmux,
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const mod = new URL("../../mod.ts", import.meta.url).pathname;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-run",
+      "--allow-net=127.0.0.1,localhost,[::1]",
+      "--allow-sys=hostname",
+      mod,
+      "--socket-name",
+      scratch.socketName,
+      ...args,
+    ],
+    env: scratch.env(options.env),
+    clearEnv: true,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const out = await child.output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
