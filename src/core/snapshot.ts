@@ -78,6 +78,8 @@ export interface PaneFacts {
   alternateOn: boolean;
   active: boolean;
   windowActive: boolean;
+  /** The server's socket path (P57). */
+  socketPath: string;
   options: PaneOptions;
   /** The window's and session's rollups as they stand (D56). */
   rollups: { "@agent_summary"?: string; "@agent_session_summary"?: string };

@@ -6,10 +6,17 @@
  * @module
  */
 import { needsCapture, planWrites, reapRegistration } from "../core/cycle_plan.ts";
-import { fold, type FoldWindows, type ScreenEvidence, type Verdict } from "../core/fold.ts";
-import { type AgentProfile, type Identity, identify } from "../core/identity.ts";
+import type { AgentModel } from "../core/agent_model.ts";
+import { fold, type FoldWindows, type Verdict } from "../core/fold.ts";
+import { type Identity, identify } from "../core/identity.ts";
 import { rollup } from "../core/rollup.ts";
-import { descendantsOf, indexProcesses, type PaneFacts, type ProcessTable } from "../core/snapshot.ts";
+import {
+  descendantsOf,
+  indexProcesses,
+  type PaneFacts,
+  type PaneOptions,
+  type ProcessTable,
+} from "../core/snapshot.ts";
 import { type OptionWrite, readStamp, removalWrites, type Stamp } from "../core/stamp.ts";
 import type { State } from "../core/state.ts";
 import { capturePanes } from "../tmux/capture.ts";
@@ -18,21 +25,14 @@ import { listPanes } from "../tmux/panes.ts";
 import { snapshotProcesses } from "../tmux/ps.ts";
 import { unchangedSince, type WriteChain, writeChains } from "../tmux/writer.ts";
 
-/** What the cycle needs to know about one agent. */
-export interface AgentModel {
-  profile: AgentProfile;
-  /** `[capture].visible` (M15). */
-  visible: ReadonlySet<State>;
-  /** Runs the agent's screen rules over a capture. */
-  classify(input: { capture: string; title: string; height: number }): ScreenEvidence;
-}
-
 /** The result of a cycle for one agent pane. */
 export interface PaneOutcome {
   pane: PaneFacts;
   identity: Identity;
   prior: Stamp;
   verdict: Verdict;
+  /** The pane's options as they read after the cycle's write. */
+  options: PaneOptions;
   /** The stamp as it reads after the cycle's write. */
   stamp: Stamp;
   captured: boolean;
@@ -154,7 +154,7 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
       identity: item.identity,
       prior: item.prior,
       verdict,
-      stamp: applyWrites(item.pane, writes),
+      ...afterWrites(item.pane, writes),
       captured: capture !== null,
       committed: false,
     });
@@ -188,15 +188,18 @@ function isShellOnly(pane: PaneFacts, table: ProcessTable): boolean {
   return SHELLS.has(pane.currentCommand) && descendantsOf(table, root.pid).length === 0;
 }
 
-/** The stamp as it will read once `writes` commit. */
-function applyWrites(pane: PaneFacts, writes: readonly OptionWrite[]): Stamp {
+/** The options and stamp as they will read once `writes` commit. */
+function afterWrites(
+  pane: PaneFacts,
+  writes: readonly OptionWrite[],
+): { options: PaneOptions; stamp: Stamp } {
   const options = { ...pane.options } as Record<string, string>;
   for (const write of writes) {
     if ((write.scope ?? "pane") !== "pane") continue;
     if (write.value === null || write.value === "") delete options[write.name];
     else options[write.name] = write.value;
   }
-  return readStamp(options);
+  return { options, stamp: readStamp(options) };
 }
 
 /**

@@ -33,6 +33,7 @@ const FIXED_FIELDS = [
   "alternate_on",
   "pane_active",
   "window_active",
+  "socket_path",
   "@agent_summary",
   "@agent_session_summary",
   "pane_current_path",
@@ -105,6 +106,7 @@ export function parsePaneLines(stdout: string): PaneFacts[] {
       alternateOn: field("alternate_on") === "1",
       active: field("pane_active") === "1",
       windowActive: field("window_active") === "1",
+      socketPath: field("socket_path"),
       options,
       rollups: {
         "@agent_summary": field("@agent_summary") || undefined,

@@ -1,0 +1,15 @@
+/**
+ * `--debug-timing` (C7): one stderr line of cycle counts.
+ * @module
+ */
+import type { CycleStats } from "../runtime/cycle.ts";
+import type { CommandContext } from "./context.ts";
+
+/** Prints the cycle's timing and counts when `--debug-timing` is on. */
+export function reportTiming(ctx: CommandContext, stats: CycleStats): void {
+  if (!ctx.globals.debugTiming) return;
+  ctx.err(
+    `tma: cycle ${stats.ms} ms; panes ${stats.panes}, agents ${stats.agents}, capture ${stats.captures}, ` +
+      `capture-skipped ${stats.captureSkipped}, tmux calls ${stats.tmuxCalls}, writes ${stats.writes}\n`,
+  );
+}
