@@ -1,0 +1,82 @@
+import { deepStrictEqual, throws } from "node:assert/strict";
+import { MalformedPayloadError } from "./errors.ts";
+import { parsePiContext } from "./pi_context.ts";
+
+const REPO = new URL("../../../", import.meta.url);
+const OWN = new URL("fixtures/payloads/", REPO);
+const SHARED = new URL("../shared/fixtures/payloads/", REPO);
+const HAVE_SHARED = exists(SHARED);
+if (!HAVE_SHARED) console.log(`note: ${SHARED.pathname} is absent; shared-fixture tests skipped`);
+
+function exists(url: URL): boolean {
+  try {
+    Deno.statSync(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const NOW = 1_785_000_000_000;
+const SHARED_SESSION = "ses_0789d5f61ffeW6yCmb3x7wLH1X";
+const SESSION = "ses_1a2b3c4d5e6fW7xYz8AbCd9EfG";
+
+function parse(dir: URL, name: string) {
+  return parsePiContext(Deno.readTextFileSync(new URL(name, dir)), { nowMs: NOW });
+}
+
+Deno.test({
+  name: "I64/I65: the shared pi payload reads the precomputed percent and the tokens",
+  ignore: !HAVE_SHARED,
+  fn() {
+    deepStrictEqual(parse(SHARED, "pi_context.json"), {
+      sessionId: SHARED_SESSION,
+      contextPct: 62,
+      tokens: 124000,
+    });
+  },
+});
+
+Deno.test({
+  name: "I64: the shared null context_usage and unknown-window payloads stamp nothing",
+  ignore: !HAVE_SHARED,
+  fn() {
+    deepStrictEqual(parse(SHARED, "pi_context_missing.json"), { sessionId: SHARED_SESSION });
+    deepStrictEqual(parse(SHARED, "pi_context_unknown_window.json"), {
+      sessionId: SHARED_SESSION,
+    });
+  },
+});
+
+Deno.test("I64/I65: a normal pi payload rounds the percent", () => {
+  deepStrictEqual(parse(OWN, "pi_context_normal.json"), {
+    sessionId: SESSION,
+    contextPct: 31,
+    tokens: 61000,
+  });
+});
+
+Deno.test("I64: after a /compact (null percent and window) pi stamps nothing", () => {
+  deepStrictEqual(parse(OWN, "pi_context_after_compact.json"), { sessionId: SESSION });
+});
+
+Deno.test("I64: an omitted context_usage stamps nothing", () => {
+  deepStrictEqual(parse(OWN, "pi_context_omitted.json"), { sessionId: SESSION });
+});
+
+Deno.test("P19: a pi reading without a count clears the stored count", () => {
+  deepStrictEqual(parse(OWN, "pi_context_null_tokens.json"), {
+    sessionId: SESSION,
+    contextPct: 30,
+    tokens: null,
+  });
+});
+
+Deno.test("I8: a pi percent above 100 is ignored", () => {
+  deepStrictEqual(parse(OWN, "pi_context_over_100.json"), { sessionId: SESSION });
+});
+
+Deno.test("I8: a malformed pi document throws MalformedPayloadError", () => {
+  throws(() => parse(OWN, "pi_context_malformed.json"), MalformedPayloadError);
+  throws(() => parsePiContext("42", { nowMs: NOW }), /expected a JSON object, got number/);
+});
