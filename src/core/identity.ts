@@ -179,7 +179,10 @@ function findCandidate(
       const candidate = { profile, process, byArgs, depth };
       if (needsTitle(candidate) && profile.titlePatterns.length > 0) {
         const titled = profile.titlePatterns.some((p) => p.test(pane.title));
-        if (!titled && stickyPid !== process.pid) continue;
+        // Stickiness holds the agent the pane was stamped with, not any
+        // agent sharing the generic name.
+        const sticky = stickyPid === process.pid && pane.options["@agent_name"] === profile.name;
+        if (!titled && !sticky) continue;
       } else if (needsTitle(candidate)) {
         continue;
       }

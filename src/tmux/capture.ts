@@ -26,15 +26,17 @@ export async function capturePanes(
   if (paneIds.length === 0) return screens;
   const nonce = crypto.randomUUID();
   const args: string[] = [];
-  for (const pane of paneIds) {
+  // Markers carry an index, not the pane id: display-message has been seen
+  // to respace text after a `%` (R25 spirit: parse nothing tmux may reshape).
+  paneIds.forEach((pane, i) => {
     if (args.length > 0) args.push(";");
-    args.push("display-message", "-p", "-t", pane, `${nonce} begin ${pane}`);
+    args.push("display-message", "-p", "-t", pane, `${nonce}:${i}`);
     args.push(";", "capture-pane", "-p", "-e", "-S", `-${CAPTURE_HISTORY_LINES}`, "-t", pane);
-  }
+  });
   // One vanished pane fails the chain from that command on: capture the
   // rest again one by one rather than lose every screen.
   const { stdout, code } = await runTmux(server, args, { allowFailure: true });
-  const last = parseMarked(stdout, nonce, screens);
+  const last = parseMarked(stdout, nonce, paneIds, screens);
   if (code !== 0) {
     // The command that failed may be the capture after the last marker.
     if (last !== null) screens.delete(last);
@@ -51,8 +53,13 @@ export async function capturePanes(
   return screens;
 }
 
-function parseMarked(stdout: string, nonce: string, into: Map<string, string>): string | null {
-  const prefix = `${nonce} begin `;
+function parseMarked(
+  stdout: string,
+  nonce: string,
+  paneIds: readonly string[],
+  into: Map<string, string>,
+): string | null {
+  const prefix = `${nonce}:`;
   let current: string | null = null;
   let lines: string[] = [];
   const flush = () => {
@@ -61,7 +68,7 @@ function parseMarked(stdout: string, nonce: string, into: Map<string, string>): 
   for (const line of trimFinalNewline(stdout).split("\n")) {
     if (line.startsWith(prefix)) {
       flush();
-      current = line.slice(prefix.length);
+      current = paneIds[Number(line.slice(prefix.length).trim())] ?? null;
       lines = [];
     } else if (current !== null) {
       lines.push(line);

@@ -29,6 +29,13 @@ export interface TmuxServer {
 /** The per-command timeout (D62): an unresponsive server is an error, never a hang. */
 export const TMUX_TIMEOUT_MS = 3000;
 
+/**
+ * `-u`: without a UTF-8 locale in the environment (a status-line job, cron,
+ * a hook) tmux replaces every non-ASCII character of its output with `_`,
+ * and titles, glyph anchors and screens would no longer match.
+ */
+const UTF8_FLAG = "-u";
+
 /** The output of one tmux invocation. */
 export interface TmuxResult {
   stdout: string;
@@ -74,7 +81,7 @@ export async function runTmux(
   options: RunOptions = {},
 ): Promise<TmuxResult> {
   const timeoutMs = options.timeoutMs ?? TMUX_TIMEOUT_MS;
-  const argv = [...serverArgs(server), ...args];
+  const argv = [UTF8_FLAG, ...serverArgs(server), ...args];
   const label = args.slice(0, 1).join(" ");
   let result;
   try {
@@ -109,7 +116,7 @@ export async function runTmuxCold(
 ): Promise<TmuxResult> {
   const { $ } = await import("../deps/dax.ts");
   const timeoutMs = options.timeoutMs ?? TMUX_TIMEOUT_MS;
-  const argv = [...serverArgs(server), ...args];
+  const argv = [UTF8_FLAG, ...serverArgs(server), ...args];
   let result;
   try {
     result = await $`${server.bin} ${argv}`

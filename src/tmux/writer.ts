@@ -54,8 +54,11 @@ function scopeFlags(write: OptionWrite, pane: string): string[] {
   }
 }
 
-/** The tmux arguments of one chain, without a leading `;`. */
-export function chainArgs(chain: WriteChain, nonce: string): string[] {
+/**
+ * The tmux arguments of one chain, without a leading `;`. A guarded chain
+ * ends by printing `<marker>:<verdict>`.
+ */
+export function chainArgs(chain: WriteChain, marker: string): string[] {
   const commands: string[][] = [];
   if (chain.guard !== undefined) {
     commands.push(["set-option", "-pF", "-t", chain.pane, GUARD_OPTION, `#{?${chain.guard},1,}`]);
@@ -78,7 +81,7 @@ export function chainArgs(chain: WriteChain, nonce: string): string[] {
     ]);
   }
   if (chain.guard !== undefined) {
-    commands.push(["display-message", "-p", "-t", chain.pane, `${nonce} ${chain.pane} #{${GUARD_OPTION}}`]);
+    commands.push(["display-message", "-p", "-t", chain.pane, `${marker}:#{${GUARD_OPTION}}`]);
     commands.push(["set-option", "-pu", "-t", chain.pane, GUARD_OPTION]);
   }
   return commands.flatMap((command, i) => (i === 0 ? command : [";", ...command]));
@@ -97,14 +100,16 @@ export async function writeChains(
   const live = chains.filter((chain) => chain.writes.length > 0);
   if (live.length === 0) return committed;
   const nonce = crypto.randomUUID();
-  const args = live.flatMap((chain, i) => (i === 0 ? [] : [";"]).concat(chainArgs(chain, nonce)));
+  const args = live.flatMap((chain, i) =>
+    (i === 0 ? [] : [";"]).concat(chainArgs(chain, `${nonce}:${i}`))
+  );
   const result = await runTmux(server, args, { allowFailure: true });
   if (result.code === 0) {
     readVerdicts(result.stdout, nonce, live, committed);
     return committed;
   }
   for (const chain of live) {
-    const single = await runTmux(server, chainArgs(chain, nonce), { allowFailure: true });
+    const single = await runTmux(server, chainArgs(chain, `${nonce}:0`), { allowFailure: true });
     if (single.code === 0) readVerdicts(single.stdout, nonce, [chain], committed);
     else committed.set(chain.pane, false);
   }
@@ -117,15 +122,17 @@ function readVerdicts(
   chains: readonly WriteChain[],
   into: Map<string, boolean>,
 ): void {
-  const verdicts = new Map<string, boolean>();
+  const verdicts = new Map<number, boolean>();
   for (const line of stdout.split("\n")) {
-    if (!line.startsWith(`${nonce} `)) continue;
-    const [, pane, flag] = line.split(" ");
-    verdicts.set(pane, flag === "1");
+    if (!line.startsWith(`${nonce}:`)) continue;
+    const [index, flag] = line.slice(nonce.length + 1).split(":");
+    verdicts.set(Number(index.trim()), flag?.trim() === "1");
   }
-  for (const chain of chains) {
-    into.set(chain.pane, chain.guard === undefined ? true : verdicts.get(chain.pane) ?? false);
-  }
+  chains.forEach((chain, i) => {
+    // A pane may have several chains (its stamp, a rollup): all must commit.
+    const ok = chain.guard === undefined ? true : verdicts.get(i) ?? false;
+    into.set(chain.pane, (into.get(chain.pane) ?? true) && ok);
+  });
 }
 
 /** A guard that holds only while `@agent_stamped_at` still has the value read (compare and swap). */

@@ -10,8 +10,11 @@ fifo="$1"
 cr=$(printf '\r')
 nl='
 '
+# Held open read-write, the FIFO never reports end-of-file and never loses a
+# line written between two reads.
+exec 3<> "$fifo"
 while :; do
-  if IFS=' ' read -r cmd arg < "$fifo"; then
+  if IFS=' ' read -r cmd arg <&3; then
     case "$cmd" in
       draw)
         printf '\033[H\033[2J'

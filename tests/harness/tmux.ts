@@ -9,6 +9,21 @@ import type { TmuxServer } from "../../src/tmux/exec.ts";
 
 const STANDIN = new URL("./standin.sh", import.meta.url).pathname;
 
+/** Variables a child deno needs to reach its cache and the registry. */
+const PASS_THROUGH = [
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "NODE_EXTRA_CA_CERTS",
+  "HTTPS_PROXY",
+  "HTTP_PROXY",
+  "NO_PROXY",
+  "https_proxy",
+  "http_proxy",
+  "no_proxy",
+];
+
 /** Whether tmux is installed; tests skip without it unless TMA_REQUIRE_TMUX=1 (G35). */
 export const HAS_TMUX: boolean = (() => {
   try {
@@ -68,7 +83,17 @@ export class ScratchTmux {
 
   /** The environment a tma child process of this test gets. */
   env(extra: Record<string, string> = {}): Record<string, string> {
+    // The child deno keeps the real module cache and certificate settings:
+    // only tma's view of HOME is scratch.
+    const passThrough = Object.fromEntries(
+      PASS_THROUGH.flatMap((name) => {
+        const value = Deno.env.get(name);
+        return value === undefined ? [] : [[name, value]];
+      }),
+    );
     return {
+      ...passThrough,
+      DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: this.home,
       XDG_CONFIG_HOME: `${this.home}/.config`,
@@ -160,6 +185,9 @@ export class ScratchTmux {
         if (title !== undefined) await send(`title ${title}`);
         await send(`draw ${file}`);
         await this.settle(pane, screen);
+        // The stand-in's clear pushed the old screen into the scrollback; a
+        // real agent redraws in place, so drop it.
+        await this.tmux("clear-history", "-t", pane);
       },
       title: async (text) => {
         await send(`title ${text}`);
