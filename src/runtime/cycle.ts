@@ -24,6 +24,7 @@ import type { TmuxServer } from "../tmux/exec.ts";
 import { listPanes } from "../tmux/panes.ts";
 import { snapshotProcesses } from "../tmux/ps.ts";
 import { unchangedSince, type WriteChain, writeChains } from "../tmux/writer.ts";
+import { pullTelemetry } from "./codex_pull.ts"; // issue 5: telemetry pull
 
 /** The result of a cycle for one agent pane. */
 export interface PaneOutcome {
@@ -31,6 +32,8 @@ export interface PaneOutcome {
   identity: Identity;
   prior: Stamp;
   verdict: Verdict;
+  /** The screen reading, when the pane was captured (for `debug explain`). */
+  screen: ReturnType<AgentModel["classify"]> | null;
   /** The pane's options as they read after the cycle's write. */
   options: PaneOptions;
   /** The stamp as it reads after the cycle's write. */
@@ -154,11 +157,32 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
       identity: item.identity,
       prior: item.prior,
       verdict,
+      screen,
       ...afterWrites(item.pane, writes),
       captured: capture !== null,
       committed: false,
     });
   }
+  // ── issue 5: file-tail telemetry pull (I29-I31) ───────────────────────────
+  // Only panes whose manifest declares `[telemetry.context] channel =
+  // "file-tail"` and that carry @agent_session read anything; every other pane
+  // costs a property check. The chains go to the front of the batch so each
+  // pane's main chain stays the last verdict writeChains reads for that pane.
+  const pulled = await pullTelemetry(
+    outcomes.map((o) => ({
+      paneId: o.pane.paneId,
+      options: o.options,
+      manifest: modelOf.get(o.identity.agent!)!.manifest,
+    })),
+    { nowMs },
+  );
+  for (const outcome of outcomes) {
+    const got = pulled.get(outcome.pane.paneId);
+    if (got === undefined) continue;
+    chains.unshift(...got.chains);
+    outcome.options = got.options;
+  }
+  // ── end issue 5 ───────────────────────────────────────────────────────────
   chains.push(...rollupChains(panes, outcomes));
 
   let committed = new Map<string, boolean>();

@@ -1,0 +1,319 @@
+/**
+ * The agent manifest (M1-M28): identity, hook map and coverage, screen rules,
+ * detail aliases and telemetry, as one strict zod schema. Unknown keys at any
+ * level are errors (M4); regexes are compiled once here and kept on the
+ * parsed value (D28 keeps their `source` verbatim).
+ *
+ * ```ts
+ * import { agentManifestSchema } from "./agent_schema.ts";
+ * const m = agentManifestSchema.parse({
+ *   min_engine_version: "0.1",
+ *   identity: { process_names: ["mycli"] },
+ *   capture: {},
+ * });
+ * m.rules; // []
+ * ```
+ *
+ * Decisions the contract leaves open:
+ * - `name` is optional. The filename stem is the agent's name (M2); a `name`
+ *   key, when present, must equal the stem (checked by `parseAgentManifest`).
+ * - `[identity].args_patterns` is ours (not in M6-M7): regexes over the full
+ *   command line (argv joined by spaces) of any process in the pane's process
+ *   tree. An argv match identifies the agent as firmly as a `process_names`
+ *   match that passed the `title_patterns` gate, for agents whose process name
+ *   is generic: npm Codex runs as `node …/bin/codex` with a native `codex`
+ *   child, npm Gemini as `node …/gemini`, relaunched as a second `node`.
+ * - Rules and hook claims may assert only `idle`, `working` or `blocked`:
+ *   `unknown` is the absence of evidence and has no fold slot.
+ * - A hook claim's state (or a lifecycle claim) must be listed in
+ *   `[hooks].covers`, so the coverage gate and the map cannot disagree.
+ * - Rule and claim details are folded through `[details]` aliases at load.
+ * @module
+ */
+
+import { z } from "../../deps/zod.ts";
+import { STATES } from "../state.ts";
+import {
+  CLAIM_STATES,
+  type ClaimState,
+  claimStateSchema,
+  detailTokenSchema,
+  nonEmptySchema,
+  regexSchema,
+  versionSchema,
+} from "./fields.ts";
+import { predicateSchema } from "./predicate_schema.ts";
+
+/** The largest `tail_lines(N)`; a capture holds the viewport plus 50 lines. */
+export const MAX_TAIL_LINES = 1000;
+
+/** `[identity]` (M6, M7, D33) plus our `args_patterns`. */
+export const identitySchema = z.strictObject({
+  process_names: z.array(nonEmptySchema).min(1),
+  title_patterns: z.array(regexSchema).default([]),
+  args_patterns: z.array(regexSchema).default([]),
+});
+
+/**
+ * A hook claim (M12): `{ state, detail? }` or `{ lifecycle = "start" | "end" }`,
+ * parsed into a union whose members are told apart by `"lifecycle" in claim`.
+ */
+export const claimSchema = z
+  .strictObject({
+    state: claimStateSchema.optional(),
+    detail: detailTokenSchema.optional(),
+    lifecycle: z.enum(["start", "end"]).optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (c.lifecycle !== undefined && (c.state !== undefined || c.detail !== undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        input: c,
+        message: "a claim is either { state, detail } or { lifecycle }, not both; drop one",
+      });
+    } else if (c.lifecycle === undefined && c.state === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        input: c,
+        message:
+          'a claim needs state = "…" (with an optional detail) or lifecycle = "start" | "end"',
+      });
+    }
+  })
+  // The refinement above guarantees a state when there is no lifecycle.
+  .transform((c) =>
+    c.lifecycle !== undefined
+      ? { lifecycle: c.lifecycle }
+      : { state: c.state as ClaimState, detail: c.detail }
+  );
+
+/** A parsed hook claim. */
+export type Claim = z.infer<typeof claimSchema>;
+
+/** One `[[hooks.map]]` entry (M10-M13). */
+export const hookMapEntrySchema = z.strictObject({
+  event: nonEmptySchema,
+  matcher: regexSchema.optional(),
+  claim: claimSchema,
+  turn_end: z.boolean().default(false),
+});
+
+/** A parsed `[[hooks.map]]` entry. */
+export type HookMapEntry = z.infer<typeof hookMapEntrySchema>;
+
+/** What `[hooks].covers` may list: the claim states plus `lifecycle` (M9). */
+export const COVERS_TOKENS = [...CLAIM_STATES, "lifecycle"] as const;
+
+/** `[hooks]` (M8, M9): present means hook-capable. */
+export const hooksSchema = z.strictObject({
+  covers: z.array(
+    z.enum(COVERS_TOKENS, {
+      error: (iss) =>
+        iss.input === undefined
+          ? undefined
+          : `${
+            JSON.stringify(iss.input)
+          } cannot be covered; use idle, working, blocked or lifecycle`,
+    }),
+  ).default([]),
+  map: z.array(hookMapEntrySchema).default([]),
+});
+
+/** `[capture]` (M14, M15): which states the screen rules reliably see. */
+export const captureSchema = z.strictObject({
+  visible: z.array(claimStateSchema).default([]),
+});
+
+/**
+ * A rule region (D27, M19): `tail_lines(N)`, `visible` or `title`, parsed into
+ * a tagged value that keeps the written `spec`.
+ */
+export const regionSchema = z.string().transform((spec, ctx) => {
+  if (spec === "visible") return { kind: "visible" as const, spec };
+  if (spec === "title") return { kind: "title" as const, spec };
+  const m = /^tail_lines\((\d+)\)$/.exec(spec);
+  const n = m ? Number(m[1]) : 0;
+  if (m && n >= 1 && n <= MAX_TAIL_LINES) return { kind: "tail_lines" as const, lines: n, spec };
+  ctx.issues.push({
+    code: "custom",
+    input: spec,
+    message: `${JSON.stringify(spec)} is not a region; use tail_lines(N) with N from 1 to ` +
+      `${MAX_TAIL_LINES}, visible or title`,
+  });
+  return z.NEVER;
+});
+
+/** A parsed region. */
+export type Region = z.infer<typeof regionSchema>;
+
+/** One `[[rules]]` entry (M16-M21). */
+export const ruleSchema = z.strictObject({
+  state: claimStateSchema,
+  detail: detailTokenSchema.optional(),
+  priority: z.int().default(0),
+  region: regionSchema,
+  match: predicateSchema,
+  skip_state_update: z.boolean().default(false),
+});
+
+/** A parsed screen rule. */
+export type Rule = z.infer<typeof ruleSchema>;
+
+/** The context channels (M23). */
+export const CONTEXT_CHANNELS = ["event", "file-tail", "screen"] as const;
+
+/** `[telemetry]`: only `[telemetry.context]` so far (M23). */
+export const telemetrySchema = z.strictObject({
+  context: z.strictObject({
+    channel: z.enum(CONTEXT_CHANNELS, {
+      error: (iss) =>
+        iss.input === undefined
+          ? undefined
+          : `${JSON.stringify(iss.input)} is not a context channel; use event, file-tail or screen`,
+    }),
+    // Any name is accepted here and refused at read time (M23), so a manifest
+    // written for a newer parser still loads everything else.
+    format: nonEmptySchema,
+  }).optional(),
+});
+
+/** `[details]` (M22): `canonical = { aliases = [...] }`. */
+export const detailsSchema = z.record(
+  z.string(),
+  z.strictObject({ aliases: z.array(detailTokenSchema).default([]) }),
+);
+
+/** The whole agent manifest, before detail aliases are applied. */
+const rawAgentManifestSchema = z.strictObject({
+  min_engine_version: versionSchema,
+  name: nonEmptySchema.optional(),
+  identity: identitySchema,
+  hooks: hooksSchema.optional(),
+  capture: captureSchema,
+  rules: z.array(ruleSchema).default([]),
+  details: detailsSchema.default({}),
+  telemetry: telemetrySchema.optional(),
+});
+
+/**
+ * The agent manifest schema. Its output has compiled regexes, parsed regions
+ * and claims, defaults filled in, and rule and claim details folded to their
+ * canonical spelling.
+ */
+export const agentManifestSchema = rawAgentManifestSchema
+  .superRefine((m, ctx) => {
+    checkDetails(m.details, ctx);
+    if (m.hooks) checkCoverage(m.hooks, ctx);
+  })
+  .transform((m) => {
+    const index = aliasIndex(m.details);
+    const fold = (
+      d: string | undefined,
+    ): string | undefined => (d === undefined ? d : index[d] ?? d);
+    return {
+      ...m,
+      rules: m.rules.map((r) => ({ ...r, detail: fold(r.detail) })),
+      hooks: m.hooks && {
+        ...m.hooks,
+        map: m.hooks.map.map((e) =>
+          "lifecycle" in e.claim ? e : { ...e, claim: { ...e.claim, detail: fold(e.claim.detail) } }
+        ),
+      },
+    };
+  });
+
+/** A validated agent manifest (without its name and path; see `ParsedAgentManifest`). */
+export type AgentManifest = z.infer<typeof agentManifestSchema>;
+
+/**
+ * The alias → canonical map of a `[details]` table.
+ *
+ * ```ts
+ * aliasIndex({ rate_limit: { aliases: ["ratelimit"] } }); // { ratelimit: "rate_limit" }
+ * ```
+ */
+export function aliasIndex(details: Record<string, { aliases: string[] }>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [canonical, { aliases }] of Object.entries(details)) {
+    for (const alias of aliases) out[alias] = canonical;
+  }
+  return out;
+}
+
+/**
+ * A detail token folded through a manifest's `[details]` aliases (M22).
+ *
+ * ```ts
+ * canonicalDetail({ rate_limit: { aliases: ["ratelimit"] } }, "ratelimit"); // "rate_limit"
+ * ```
+ */
+export function canonicalDetail(
+  details: Record<string, { aliases: string[] }>,
+  token: string,
+): string {
+  for (const [canonical, { aliases }] of Object.entries(details)) {
+    if (aliases.includes(token)) return canonical;
+  }
+  return token;
+}
+
+type RefineCtx = z.RefinementCtx;
+
+function checkDetails(details: Record<string, { aliases: string[] }>, ctx: RefineCtx): void {
+  const owner = new Map<string, string>();
+  for (const [key, { aliases }] of Object.entries(details)) {
+    if ((STATES as readonly string[]).includes(key)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["details", key],
+        message: `"${key}" is a state token, and [details] only carries detail spellings ` +
+          "(states cannot be remapped); rename the key",
+      });
+      return;
+    }
+    if (!detailTokenSchema.safeParse(key).success) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["details", key],
+        message: `${JSON.stringify(key)} is not a valid detail token; ` +
+          "use only lowercase a-z, digits, _ and -",
+      });
+      return;
+    }
+    for (const [i, alias] of aliases.entries()) {
+      const owned = owner.get(alias);
+      const clash = owned !== undefined
+        ? `alias "${alias}" already belongs to "${owned}"`
+        : alias !== key && alias in details
+        ? `alias "${alias}" is itself a [details] key`
+        : null;
+      if (clash !== null) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["details", key, "aliases", i],
+          message: `${clash}; list each spelling once`,
+        });
+        return;
+      }
+      owner.set(alias, key);
+    }
+  }
+}
+
+function checkCoverage(
+  hooks: { covers: readonly string[]; map: readonly { claim: Claim }[] },
+  ctx: RefineCtx,
+): void {
+  for (const [i, entry] of hooks.map.entries()) {
+    const needed = "lifecycle" in entry.claim ? "lifecycle" : entry.claim.state;
+    if (!hooks.covers.includes(needed)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["hooks", "map", i, "claim"],
+        message: `claims "${needed}", which [hooks].covers does not list; ` +
+          `add "${needed}" to covers or change the claim`,
+      });
+      return;
+    }
+  }
+}

@@ -1,0 +1,452 @@
+/**
+ * The bundled manifests (M1, M29) parse, and say what features.md section 5
+ * and agent-coverage.md say: identity, hook maps, coverage, rule shapes,
+ * telemetry, and the action key cells of A1-A7.
+ */
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import type { Claim } from "./agent_schema.ts";
+import {
+  parseActionManifest,
+  parseAgentManifest,
+  type ParsedActionManifest,
+  type ParsedAgentManifest,
+} from "./parse.ts";
+
+const MANIFESTS = new URL("../../../manifests/", import.meta.url);
+const ACTIONS = new URL("actions/", MANIFESTS);
+
+function tomlStems(dir: URL): string[] {
+  return [...Deno.readDirSync(dir)]
+    .filter((e) => e.isFile && e.name.endsWith(".toml"))
+    .map((e) => e.name.slice(0, -".toml".length))
+    .sort();
+}
+
+const agents = new Map<string, ParsedAgentManifest>(
+  tomlStems(MANIFESTS).map((stem) => {
+    const url = new URL(`${stem}.toml`, MANIFESTS);
+    return [stem, parseAgentManifest(Deno.readTextFileSync(url), { path: url.pathname, stem })];
+  }),
+);
+const actions = new Map<string, ParsedActionManifest>(
+  tomlStems(ACTIONS).map((stem) => {
+    const url = new URL(`${stem}.toml`, ACTIONS);
+    return [stem, parseActionManifest(Deno.readTextFileSync(url), { path: url.pathname, stem })];
+  }),
+);
+
+function agent(name: string): ParsedAgentManifest {
+  const m = agents.get(name);
+  if (!m) throw new Error(`no bundled manifest ${name}`);
+  return m;
+}
+
+function action(name: string): ParsedActionManifest {
+  const a = actions.get(name);
+  if (!a) throw new Error(`no bundled action ${name}`);
+  return a;
+}
+
+/** What `tma event` would claim: the first map entry for the event whose matcher passes. */
+function claimFor(
+  name: string,
+  event: string,
+  payload = "{}",
+): (Claim & { turn_end: boolean }) | null {
+  const entry = agent(name).hooks?.map.find((e) =>
+    e.event === event && (e.matcher === undefined || e.matcher.re.test(payload))
+  );
+  return entry ? { ...entry.claim, turn_end: entry.turn_end } : null;
+}
+
+const working = { state: "working", detail: undefined, turn_end: false };
+const idleTurnEnd = { state: "idle", detail: undefined, turn_end: true };
+const permission = { state: "blocked", detail: "permission", turn_end: false };
+const start = { lifecycle: "start", turn_end: false };
+const end = { lifecycle: "end", turn_end: false };
+
+Deno.test("M1: the six bundled agent manifests parse", () => {
+  deepStrictEqual([...agents.keys()], ["claude", "codex", "cursor", "gemini", "opencode", "pi"]);
+});
+
+Deno.test("M29: the seven bundled actions parse", () => {
+  deepStrictEqual([...actions.keys()], [
+    "approve",
+    "compact",
+    "deny",
+    "interrupt",
+    "question_reject",
+    "steer",
+    "steer_now",
+  ]);
+});
+
+Deno.test("I15 I26 I36 I45 I53 I61: identity process names", () => {
+  const names = Object.fromEntries([...agents].map(([k, m]) => [k, m.identity.process_names]));
+  deepStrictEqual(names, {
+    claude: ["claude"],
+    codex: ["codex", "codex-aarch64-a"],
+    cursor: ["node", "agent"],
+    gemini: ["node"],
+    opencode: ["opencode.exe", "opencode"],
+    pi: ["node", "pi"],
+  });
+});
+
+Deno.test("D31: every bundled process name fits the 15-character comm", () => {
+  for (const m of agents.values()) {
+    for (const n of m.identity.process_names) ok(n.length <= 15, `${m.name}: ${n}`);
+  }
+});
+
+Deno.test("D33: title patterns narrow the generic names", () => {
+  const titles = (name: string, title: string) =>
+    agent(name).identity.title_patterns.some((p) => p.re.test(title));
+  ok(titles("gemini", "◇  Ready (ledger)" + " ".repeat(40)));
+  ok(titles("gemini", "◇  Ready"));
+  ok(titles("gemini", "✦  Working… (ledger)"));
+  ok(titles("gemini", "✋  Action Required (ledger)"));
+  ok(!titles("gemini", "node"));
+  ok(titles("cursor", "Cursor Agent"));
+  ok(!titles("cursor", "Cursor Agent v2"));
+  ok(titles("pi", "π - ledger"));
+  ok(!titles("pi", "pi - ledger"));
+  for (const name of ["claude", "codex", "opencode"]) {
+    deepStrictEqual(agent(name).identity.title_patterns, [], name);
+  }
+});
+
+Deno.test("args_patterns identify npm Codex and Gemini from argv, not a stray node", () => {
+  const argv = (name: string, line: string) =>
+    agent(name).identity.args_patterns.some((p) => p.re.test(line));
+  ok(argv("codex", "node /usr/local/bin/codex"));
+  ok(argv("codex", "/usr/bin/node /usr/lib/node_modules/@openai/codex/bin/codex.js --no-daemon"));
+  ok(!argv("codex", "vim codex.js"));
+  ok(!argv("codex", "node /srv/codex-tools/run.js"));
+  ok(!argv("codex", "node server.js codex"));
+  ok(argv("gemini", "node /usr/local/bin/gemini"));
+  ok(argv("gemini", "node --max-old-space-size=8192 /usr/local/bin/gemini"));
+  ok(argv("gemini", "node /usr/lib/node_modules/@google/gemini-cli/dist/index.js"));
+  ok(!argv("gemini", "node server.js"));
+  ok(!argv("gemini", "less /usr/local/bin/gemini"));
+});
+
+Deno.test("M9 M15 D17: hook coverage and capture visibility per agent", () => {
+  const coverage = Object.fromEntries(
+    [...agents].map(([k, m]) => [k, { covers: m.hooks?.covers, visible: m.capture.visible }]),
+  );
+  deepStrictEqual(coverage, {
+    claude: {
+      covers: ["working", "idle", "blocked", "lifecycle"],
+      visible: ["working", "idle", "blocked"],
+    },
+    codex: { covers: ["working", "idle", "blocked", "lifecycle"], visible: ["working", "blocked"] },
+    cursor: { covers: ["working", "idle", "lifecycle"], visible: ["working", "blocked"] },
+    gemini: {
+      covers: ["working", "idle", "blocked", "lifecycle"],
+      visible: ["working", "blocked"],
+    },
+    opencode: {
+      covers: ["working", "idle", "blocked", "lifecycle"],
+      visible: ["blocked", "working"],
+    },
+    pi: { covers: ["working", "idle", "lifecycle"], visible: ["working"] },
+  });
+});
+
+Deno.test("D17: every bundled agent ships a positive idle rule", () => {
+  for (const m of agents.values()) {
+    ok(m.rules.some((r) => r.state === "idle" && !r.skip_state_update), m.name);
+  }
+});
+
+Deno.test("I16 I27 I37 I46 I54 I62: rule slots, priorities and regions", () => {
+  const shape = Object.fromEntries(
+    [...agents].map(([k, m]) => [
+      k,
+      m.rules.map((r) =>
+        `${r.state}${r.detail ? `/${r.detail}` : ""}@${r.priority} ${r.region.spec}${
+          r.skip_state_update ? " skip" : ""
+        }`
+      ),
+    ]),
+  );
+  deepStrictEqual(shape, {
+    claude: [
+      "blocked/permission@100 tail_lines(30)",
+      "idle@90 tail_lines(30) skip",
+      "idle@90 tail_lines(8) skip",
+      "idle@90 tail_lines(6) skip",
+      "working@70 visible",
+      "working@60 title",
+      "idle@50 title",
+      "idle@40 tail_lines(6)",
+    ],
+    codex: [
+      "blocked/permission@100 tail_lines(24)",
+      "working@60 title",
+      "working@55 tail_lines(20)",
+      "idle@40 tail_lines(6)",
+    ],
+    cursor: ["blocked/permission@100 visible", "working@10 visible", "idle@5 visible"],
+    gemini: ["blocked/permission@100 visible", "working@10 visible", "idle@5 tail_lines(8)"],
+    opencode: [
+      "blocked/permission@100 tail_lines(24)",
+      "blocked/question@100 visible",
+      "working@60 visible",
+      "idle@40 visible",
+    ],
+    pi: ["working@10 visible", "idle@5 visible"],
+  });
+});
+
+Deno.test("M23: telemetry context blocks per agent", () => {
+  const tele = Object.fromEntries([...agents].map(([k, m]) => [k, m.telemetry?.context ?? null]));
+  deepStrictEqual(tele, {
+    claude: { channel: "event", format: "claude-statusline-json" },
+    codex: { channel: "file-tail", format: "codex-rollout-jsonl" },
+    cursor: { channel: "event", format: "cursor-statusline-json" },
+    gemini: null,
+    opencode: null,
+    pi: { channel: "event", format: "pi-context-json" },
+  });
+});
+
+Deno.test("I12: Claude's events map as agent-coverage says", () => {
+  deepStrictEqual(claimFor("claude", "SessionStart"), start);
+  for (const e of ["UserPromptSubmit", "PreToolUse", "PostToolUse"]) {
+    deepStrictEqual(claimFor("claude", e), working, e);
+  }
+  deepStrictEqual(claimFor("claude", "PermissionRequest"), permission);
+  deepStrictEqual(claimFor("claude", "Stop"), idleTurnEnd);
+  deepStrictEqual(claimFor("claude", "SessionEnd"), end);
+  // Subagent bookkeeping is handled by name (D46), not mapped.
+  strictEqual(claimFor("claude", "SubagentStart"), null);
+  strictEqual(claimFor("claude", "SubagentStop"), null);
+});
+
+const notification = (type: string, message: string) =>
+  JSON.stringify({
+    session_id: "s1",
+    hook_event_name: "Notification",
+    notification_type: type,
+    message,
+  });
+
+Deno.test("I12: Claude's permission and elicitation notifications block; the idle reminder does not", () => {
+  deepStrictEqual(
+    claimFor(
+      "claude",
+      "Notification",
+      notification("permission_prompt", "Claude needs your permission"),
+    ),
+    permission,
+  );
+  deepStrictEqual(
+    claimFor("claude", "Notification", notification("elicitation_dialog", "Claude has a question")),
+    permission,
+  );
+  strictEqual(
+    claimFor(
+      "claude",
+      "Notification",
+      notification("idle_prompt", "Claude is waiting for your input"),
+    ),
+    null,
+  );
+});
+
+Deno.test("I14: the usage-limit matchers claim working/rate_limit and cannot match the other types", () => {
+  const entries = agent("claude").hooks!.map.filter((e) =>
+    e.event === "Notification" && "state" in e.claim && e.claim.detail === "rate_limit"
+  );
+  strictEqual(entries.length, 3);
+  const others = [
+    notification("permission_prompt", "Claude needs your permission to use Bash"),
+    notification("elicitation_dialog", "Claude needs your input"),
+    notification("idle_prompt", "Claude is waiting for your input"),
+    // A word in a message body is not a type.
+    notification("permission_prompt", "Run ./check_usage_limit.sh to see the rate_limit"),
+  ];
+  for (const e of entries) {
+    strictEqual(e.turn_end, false);
+    deepStrictEqual(e.claim, { state: "working", detail: "rate_limit" });
+    for (const payload of others) {
+      ok(!e.matcher!.re.test(payload), `${e.matcher!.source} ~ ${payload}`);
+    }
+  }
+  for (const type of ["usage_limit_reached", "rate_limit_wait", "auto_continue_scheduled"]) {
+    deepStrictEqual(
+      claimFor("claude", "Notification", notification(type, "limit reached; resuming at 3pm")),
+      { state: "working", detail: "rate_limit", turn_end: false },
+      type,
+    );
+  }
+});
+
+Deno.test("I25: Codex's events map, notify by its type", () => {
+  const notify = JSON.stringify({ type: "agent-turn-complete", "thread-id": "t", "turn-id": "u" });
+  deepStrictEqual(claimFor("codex", "notify", notify), idleTurnEnd);
+  strictEqual(claimFor("codex", "notify", '{"type":"something-else"}'), null);
+  deepStrictEqual(claimFor("codex", "SessionStart"), start);
+  for (const e of ["UserPromptSubmit", "PreToolUse", "PostToolUse"]) {
+    deepStrictEqual(claimFor("codex", e), working, e);
+  }
+  deepStrictEqual(claimFor("codex", "PermissionRequest"), permission);
+  deepStrictEqual(claimFor("codex", "Stop"), idleTurnEnd);
+  deepStrictEqual(claimFor("codex", "Interrupt"), {
+    state: "idle",
+    detail: undefined,
+    turn_end: false,
+  });
+  deepStrictEqual(claimFor("codex", "SessionEnd"), end);
+});
+
+Deno.test("I35: Gemini's events map; only ToolPermission blocks; model events stay unmapped", () => {
+  deepStrictEqual(claimFor("gemini", "SessionStart"), start);
+  for (const e of ["BeforeAgent", "BeforeTool", "AfterTool"]) {
+    deepStrictEqual(claimFor("gemini", e), working, e);
+  }
+  deepStrictEqual(claimFor("gemini", "AfterAgent"), idleTurnEnd);
+  deepStrictEqual(
+    claimFor(
+      "gemini",
+      "Notification",
+      '{"notification_type":"ToolPermission","message":"Tool Confirm"}',
+    ),
+    permission,
+  );
+  strictEqual(claimFor("gemini", "Notification", '{"notification_type":"UpdateAvailable"}'), null);
+  deepStrictEqual(claimFor("gemini", "SessionEnd"), end);
+  for (const e of ["BeforeModel", "AfterModel", "SubagentStart", "SubagentStop"]) {
+    strictEqual(claimFor("gemini", e), null, e);
+  }
+});
+
+Deno.test("I43: OpenCode's plugin tokens map", () => {
+  deepStrictEqual(claimFor("opencode", "session-start"), start);
+  deepStrictEqual(claimFor("opencode", "user-prompt-submit"), working);
+  deepStrictEqual(claimFor("opencode", "stop"), idleTurnEnd);
+  deepStrictEqual(claimFor("opencode", "permission-required"), permission);
+  deepStrictEqual(claimFor("opencode", "question-required"), {
+    state: "blocked",
+    detail: "question",
+    turn_end: false,
+  });
+  strictEqual(claimFor("opencode", "permission-replied"), null);
+  strictEqual(claimFor("opencode", "question-replied"), null);
+});
+
+Deno.test("I52: Cursor's events map; a user-aborted tool failure stays unmapped", () => {
+  deepStrictEqual(claimFor("cursor", "sessionStart"), start);
+  for (const e of ["beforeSubmitPrompt", "preToolUse", "postToolUse"]) {
+    deepStrictEqual(claimFor("cursor", e), working, e);
+  }
+  deepStrictEqual(
+    claimFor("cursor", "postToolUseFailure", '{"failure_type":"error","is_interrupt": false}'),
+    working,
+  );
+  strictEqual(claimFor("cursor", "postToolUseFailure", '{"is_interrupt":true}'), null);
+  deepStrictEqual(claimFor("cursor", "stop"), idleTurnEnd);
+  deepStrictEqual(claimFor("cursor", "sessionEnd"), end);
+});
+
+Deno.test("I60: pi's extension events map", () => {
+  deepStrictEqual(claimFor("pi", "session_start"), start);
+  deepStrictEqual(claimFor("pi", "before_agent_start"), working);
+  deepStrictEqual(claimFor("pi", "tool_execution_start"), working);
+  deepStrictEqual(claimFor("pi", "agent_settled"), idleTurnEnd);
+  deepStrictEqual(claimFor("pi", "session_shutdown"), end);
+});
+
+Deno.test("M13: turn_end rides only the turn-ending events", () => {
+  const turnEnds = Object.fromEntries(
+    [...agents].map(([k, m]) => [k, m.hooks!.map.filter((e) => e.turn_end).map((e) => e.event)]),
+  );
+  deepStrictEqual(turnEnds, {
+    claude: ["Stop"],
+    codex: ["notify", "Stop"],
+    cursor: ["stop"],
+    gemini: ["AfterAgent"],
+    opencode: ["stop"],
+    pi: ["agent_settled"],
+  });
+});
+
+Deno.test("A1: approve", () => {
+  const a = action("approve");
+  strictEqual(a.kind, "keys");
+  deepStrictEqual(a.when, { state: ["blocked"], detail: ["permission"] });
+  deepStrictEqual(a.keys, { claude: ["1"], codex: ["y"], cursor: ["y"] });
+  deepStrictEqual(a.api, { opencode: { op: "permission-reply", reply: "once" } });
+});
+
+Deno.test("A2: deny", () => {
+  const a = action("deny");
+  deepStrictEqual(a.when, { state: ["blocked"], detail: ["permission"] });
+  deepStrictEqual(a.keys, { claude: ["Escape"], codex: ["Escape"], cursor: ["n"] });
+  deepStrictEqual(a.api, { opencode: { op: "permission-reply", reply: "reject" } });
+});
+
+Deno.test("A3: interrupt", () => {
+  const a = action("interrupt");
+  deepStrictEqual(a.when, { state: ["working"] });
+  deepStrictEqual(a.keys, {
+    claude: ["Escape"],
+    codex: ["Escape"],
+    gemini: ["Escape"],
+    opencode: ["Escape"],
+    pi: ["Escape"],
+    cursor: ["C-c"],
+  });
+  deepStrictEqual(a.api, {});
+});
+
+Deno.test("A4: compact", () => {
+  const a = action("compact");
+  deepStrictEqual(a.when, { state: ["idle"], context_pct_min: 75 });
+  deepStrictEqual(a.keys, { claude: ["/compact", "Enter"] });
+});
+
+Deno.test("A5: question_reject is API-only", () => {
+  const a = action("question_reject");
+  strictEqual(a.kind, "keys");
+  deepStrictEqual(a.when, { state: ["blocked"], detail: ["question"] });
+  deepStrictEqual(a.keys, {});
+  deepStrictEqual(a.api, { opencode: { op: "question-reject" } });
+});
+
+Deno.test("A6: steer", () => {
+  const a = action("steer");
+  strictEqual(a.text, true);
+  deepStrictEqual(a.when, { state: ["idle"] });
+  const wrap = ["{text}", "Enter"];
+  deepStrictEqual(a.keys, { claude: wrap, codex: wrap, cursor: wrap, opencode: wrap, pi: wrap });
+  ok(!("gemini" in a.keys));
+});
+
+Deno.test("A7: steer_now", () => {
+  const a = action("steer_now");
+  strictEqual(a.text, true);
+  deepStrictEqual(a.when, { state: ["working"] });
+  deepStrictEqual(a.keys, { claude: ["{text}", "Enter"], codex: ["{text}", "Enter"] });
+});
+
+Deno.test("A9: no bundled action wires an always or session-wide grant", () => {
+  const grants: Record<string, string> = { claude: "2", codex: "p", cursor: "Tab" };
+  for (const a of actions.values()) {
+    for (const [name, seq] of Object.entries(a.keys)) {
+      ok(!seq.includes(grants[name] ?? "\0"), `${a.name} ${name}`);
+      ok(!seq.includes("BTab"), `${a.name} ${name}`);
+    }
+    for (const op of Object.values(a.api)) ok(!("reply" in op && op.reply === "always"), a.name);
+  }
+});
+
+Deno.test("M47: every agent a bundled action names has a bundled manifest", () => {
+  for (const a of actions.values()) {
+    for (const name of [...Object.keys(a.keys), ...Object.keys(a.api), ...a.agents]) {
+      ok(agents.has(name), `${a.name} names ${name}`);
+    }
+  }
+});
