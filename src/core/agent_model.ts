@@ -17,7 +17,7 @@ export interface AgentModel {
   /** `[capture].visible` (M15). */
   visible: ReadonlySet<State>;
   /** Runs the agent's screen rules and reduces them to the fold's evidence. */
-  classify(input: { capture: string; title: string; height: number }): ScreenEvidence & {
+  classify(input: { capture: string; title: string; height: number | null }): ScreenEvidence & {
     reading: ScreenReading;
   };
 }

@@ -166,8 +166,9 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
   // ── issue 5: file-tail telemetry pull (I29-I31) ───────────────────────────
   // Only panes whose manifest declares `[telemetry.context] channel =
   // "file-tail"` and that carry @agent_session read anything; every other pane
-  // costs a property check. The chains go to the front of the batch so each
-  // pane's main chain stays the last verdict writeChains reads for that pane.
+  // costs a property check. The chains ride in the same batch (no extra tmux
+  // call); a refused one (newer evidence already stored) also reads as "not
+  // committed" for the pane, which writeChains ANDs over a pane's chains.
   const pulled = await pullTelemetry(
     outcomes.map((o) => ({
       paneId: o.pane.paneId,
@@ -179,7 +180,7 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
   for (const outcome of outcomes) {
     const got = pulled.get(outcome.pane.paneId);
     if (got === undefined) continue;
-    chains.unshift(...got.chains);
+    chains.push(...got.chains);
     outcome.options = got.options;
   }
   // ── end issue 5 ───────────────────────────────────────────────────────────

@@ -1,0 +1,220 @@
+/**
+ * `deno task bench`: the figures the issues budget, measured on scratch tmux
+ * servers with stand-in agents (never by a timed test).
+ *
+ * - one `tma status` cycle at 10, 50 and 100 agent panes: wall time, tmux
+ *   processes spawned, captures; the same for a quiet cycle (no output);
+ * - `tma --version`, the baseline a quiet cycle at 100 panes is held to;
+ * - one `tma-hook claude PreToolUse` fire against an empty Deno script;
+ * - the Codex rollout tail read at 1 MiB and 50 MiB.
+ * @module
+ */
+import { runTma, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
+
+const REPO = new URL("../", import.meta.url).pathname;
+const RUNS = Number(Deno.env.get("TMA_BENCH_RUNS") ?? "7");
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+const IDLE_SCREEN = [
+  "❯ write the changelog",
+  "",
+  "⏺ Done: the changelog now lists every fix since 0.3.",
+  "",
+  "✻ Worked for 12s",
+  "",
+  "─".repeat(78),
+  "❯ ",
+  "─".repeat(78),
+  "  ⏵⏵ accept edits on (shift+tab to cycle)",
+].join("\n");
+
+/** A tmux wrapper that counts its invocations, for the spawn figure. */
+async function countingTmux(dir: string): Promise<{ bin: string; count(): Promise<number> }> {
+  const log = `${dir}/tmux-calls.log`;
+  const bin = `${dir}/tmux-counting`;
+  const real = new TextDecoder().decode(
+    (await new Deno.Command("sh", { args: ["-c", "command -v tmux"] }).output()).stdout,
+  ).trim();
+  await Deno.writeTextFile(bin, `#!/bin/sh\necho x >> '${log}'\nexec '${real}' "$@"\n`);
+  await Deno.chmod(bin, 0o755);
+  return {
+    bin,
+    count: async () => {
+      try {
+        const n = (await Deno.readTextFile(log)).split("\n").filter((l) => l !== "").length;
+        await Deno.remove(log);
+        return n;
+      } catch {
+        return 0;
+      }
+    },
+  };
+}
+
+function capturesOf(stderr: string): number {
+  return Number(/capture (\d+),/.exec(stderr)?.[1] ?? "-1");
+}
+
+async function cycleFigures(t: ScratchTmux, panes: number) {
+  for (let i = 0; i < panes; i++) {
+    const standIn = await t.standIn("claude", { title: "✳ Claude Code" });
+    await standIn.draw(IDLE_SCREEN);
+  }
+  const counter = await countingTmux(t.dir);
+  // A cycle where every pane needs a capture: stamps removed first.
+  const active: number[] = [];
+  let activeSpawns = 0;
+  let activeCaptures = 0;
+  for (let run = 0; run < Math.max(3, Math.floor(RUNS / 2)); run++) {
+    await t.tmux("set-option", "-g", "@tma_bench", String(run));
+    for (const pane of (await t.tmux("list-panes", "-a", "-F", "#{pane_id}")).trim().split("\n")) {
+      await t.tmux("set-option", "-pu", "-t", pane, "@agent_hash");
+    }
+    let stderr = "";
+    active.push(await timed(async () => {
+      stderr = (await runTma(t, ["--debug-timing", "status"])).stderr;
+    }));
+    activeCaptures = capturesOf(stderr);
+  }
+  await runTma(t, ["status"], { env: { TMA_TMUX_BIN: counter.bin } });
+  activeSpawns = await counter.count();
+  // Quiet: let window activity fall behind the stamps, settle, then measure.
+  await new Promise((r) => setTimeout(r, 1100));
+  await runTma(t, ["status"]);
+  const quiet: number[] = [];
+  let quietCaptures = -1;
+  for (let run = 0; run < RUNS; run++) {
+    let stderr = "";
+    quiet.push(await timed(async () => {
+      stderr = (await runTma(t, ["--debug-timing", "status"])).stderr;
+    }));
+    quietCaptures = capturesOf(stderr);
+  }
+  await runTma(t, ["status"], { env: { TMA_TMUX_BIN: counter.bin } });
+  const quietSpawns = await counter.count();
+  return {
+    panes,
+    cycle_ms: Math.round(median(active)),
+    cycle_tmux_spawns: activeSpawns,
+    cycle_captures: activeCaptures,
+    quiet_ms: Math.round(median(quiet)),
+    quiet_tmux_spawns: quietSpawns,
+    quiet_captures: quietCaptures,
+  };
+}
+
+async function versionMs(): Promise<number> {
+  return await withScratchTmux(async (t) => {
+    const runs: number[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await timed(() => runTma(t, ["--version"])));
+    return Math.round(median(runs));
+  });
+}
+
+async function emptyScriptMs(): Promise<number> {
+  const dir = await Deno.makeTempDir();
+  const file = `${dir}/empty.ts`;
+  await Deno.writeTextFile(file, "\n");
+  const runs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    runs.push(await timed(() => new Deno.Command(Deno.execPath(), { args: ["run", "--quiet", file] }).output()));
+  }
+  await Deno.remove(dir, { recursive: true });
+  return Math.round(median(runs));
+}
+
+async function hookFireMs(): Promise<number | null> {
+  const wrapper = `${REPO}hooks/tma-hook`;
+  try {
+    await Deno.stat(wrapper);
+  } catch {
+    return null;
+  }
+  return await withScratchTmux(async (t) => {
+    const bin = `${t.dir}/tma`;
+    await Deno.writeTextFile(
+      bin,
+      `#!/bin/sh\nexec '${Deno.execPath()}' run --quiet --allow-read --allow-write --allow-env --allow-run --allow-net=127.0.0.1,localhost,[::1] --allow-sys=hostname '${REPO}mod.ts' "$@"\n`,
+    );
+    await Deno.chmod(bin, 0o755);
+    const standIn = await t.standIn("claude");
+    const payload = JSON.stringify({
+      session_id: "bench-session",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+    });
+    const runs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      runs.push(await timed(async () => {
+        const child = new Deno.Command("sh", {
+          args: [wrapper, "claude", "PreToolUse"],
+          env: t.env({ TMA_BIN: bin, TMUX_PANE: standIn.pane, TMA_HOOK_SOCKET: t.socketName }),
+          clearEnv: true,
+          stdin: "piped",
+          stdout: "null",
+          stderr: "null",
+        }).spawn();
+        const writer = child.stdin.getWriter();
+        await writer.write(new TextEncoder().encode(payload));
+        await writer.close();
+        await child.status;
+      }));
+    }
+    return Math.round(median(runs));
+  });
+}
+
+async function main(): Promise<void> {
+  const report: Record<string, unknown> = {};
+  const version = await versionMs();
+  report.version_ms = version;
+  const cycles = [];
+  for (const panes of [10, 50, 100]) {
+    cycles.push(await withScratchTmux((t) => cycleFigures(t, panes)));
+  }
+  report.cycles = cycles;
+  const quiet100 = cycles.find((c) => c.panes === 100)!;
+  report.quiet_100_over_version = Number((quiet100.quiet_ms / version).toFixed(2));
+  const empty = await emptyScriptMs();
+  report.empty_deno_script_ms = empty;
+  const hook = await hookFireMs();
+  report.hook_fire_ms = hook;
+  report.hook_over_empty = hook === null ? null : Number((hook / empty).toFixed(2));
+  try {
+    const { benchTelemetry } = await import("./bench_telemetry.ts");
+    report.telemetry = await benchTelemetry();
+  } catch (error) {
+    report.telemetry = `skipped: ${(error as Error).message}`;
+  }
+  console.log("tma bench (medians of", RUNS, "runs; times in ms)");
+  console.log(`tma --version: ${version} ms; empty deno script: ${empty} ms`);
+  console.log("panes  cycle_ms  spawns  captures | quiet_ms  spawns  captures");
+  for (const c of cycles) {
+    console.log(
+      `${String(c.panes).padStart(5)}  ${String(c.cycle_ms).padStart(8)}  ${String(c.cycle_tmux_spawns).padStart(6)}  ${
+        String(c.cycle_captures).padStart(8)
+      } | ${String(c.quiet_ms).padStart(8)}  ${String(c.quiet_tmux_spawns).padStart(6)}  ${String(c.quiet_captures).padStart(8)}`,
+    );
+  }
+  console.log(`quiet cycle at 100 panes / tma --version: ${report.quiet_100_over_version} (budget 2)`);
+  console.log(
+    hook === null
+      ? "hook fire: skipped (hooks/tma-hook not present)"
+      : `tma-hook claude PreToolUse: ${hook} ms = ${report.hook_over_empty} x empty script (budget 2.5)`,
+  );
+  console.log("telemetry:", JSON.stringify(report.telemetry));
+  console.log(JSON.stringify(report));
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,240 @@
+import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import type { PaneOptions } from "../snapshot.ts";
+import type { TelemetryReading } from "./reading.ts";
+import {
+  applyWrites,
+  formatCarriesTokens,
+  planTelemetryWrites,
+  type TelemetryChain,
+  type TelemetryPlanOptions,
+} from "./stamp_plan.ts";
+
+const EV = 1_785_000_000_000;
+const PUSH: TelemetryPlanOptions = { evidenceMs: EV, channelCarriesTokens: true };
+const PULL: TelemetryPlanOptions = { evidenceMs: EV, channelCarriesTokens: false };
+const CONTEXT_GUARD = `#{e|<=:#{@agent_context_at},${EV}}`;
+const TOKENS_GUARD = `#{&&:#{e|<=:#{@agent_context_at},${EV}},#{e|<=:#{@agent_tokens_at},${EV}}}`;
+const QUOTA_GUARD = `#{e|<=:#{@agent_quota_at},${EV}}`;
+
+function plan(
+  reading: TelemetryReading,
+  opts: TelemetryPlanOptions = PUSH,
+  prior: PaneOptions = {},
+): TelemetryChain[] {
+  return planTelemetryWrites(prior, reading, opts);
+}
+
+function lane(chains: TelemetryChain[], name: "context" | "quota"): TelemetryChain | undefined {
+  return chains.find((chain) => chain.lane === name);
+}
+
+Deno.test("P17-P26: a full reading stamps both lanes, each evidence time last", () => {
+  const chains = plan({
+    contextPct: 78,
+    tokens: 156000,
+    model: "claude-opus-4-8",
+    costUsd: 1.2345,
+    sessionId: "s1",
+    quota: { pct: 91, window: "five_hour", resetsAtMs: 1_785_003_600_000 },
+  });
+  deepStrictEqual(chains, [
+    {
+      lane: "context",
+      guard: TOKENS_GUARD,
+      writes: [
+        { name: "@agent_context_pct", value: "78" },
+        { name: "@agent_tokens", value: "156000" },
+        { name: "@agent_model", value: "claude-opus-4-8" },
+        { name: "@agent_cost_usd", value: "1.2345" },
+        { name: "@agent_tokens_at", value: String(EV) },
+        { name: "@agent_context_at", value: String(EV) },
+      ],
+    },
+    {
+      lane: "quota",
+      guard: QUOTA_GUARD,
+      writes: [
+        { name: "@agent_quota_pct", value: "91" },
+        { name: "@agent_quota_window", value: "five_hour" },
+        { name: "@agent_quota_resets_at", value: "1785003600000" },
+        { name: "@agent_quota_at", value: String(EV) },
+      ],
+    },
+  ]);
+});
+
+Deno.test("P18: a null report clears the percent and the count but advances context_at", () => {
+  const prior: PaneOptions = {
+    "@agent_context_pct": "40",
+    "@agent_context_at": String(EV - 5000),
+    "@agent_tokens": "80000",
+    "@agent_tokens_at": String(EV - 5000),
+  };
+  const context = lane(plan({ contextPct: null, tokens: null }, PUSH, prior), "context")!;
+  deepStrictEqual(context.writes, [
+    { name: "@agent_context_pct", value: null },
+    { name: "@agent_tokens", value: null },
+    { name: "@agent_tokens_at", value: String(EV) },
+    { name: "@agent_context_at", value: String(EV) },
+  ]);
+  strictEqual(context.guard, TOKENS_GUARD);
+});
+
+Deno.test("I8: a reading that says nothing changes nothing", () => {
+  const prior: PaneOptions = {
+    "@agent_context_pct": "40",
+    "@agent_context_at": String(EV - 5000),
+    "@agent_quota_pct": "12",
+    "@agent_quota_at": String(EV - 5000),
+  };
+  deepStrictEqual(plan({}, PUSH, prior), []);
+  // A session id alone is not an observation either.
+  deepStrictEqual(plan({ sessionId: "s1" }, PUSH, prior), []);
+});
+
+Deno.test("I8: a missing context block leaves context_at alone even when other fields ride", () => {
+  const chains = plan({ model: "gpt-5-codex" }, PULL);
+  deepStrictEqual(chains, [{
+    lane: "context",
+    guard: CONTEXT_GUARD,
+    writes: [{ name: "@agent_model", value: "gpt-5-codex" }],
+  }]);
+});
+
+Deno.test("P19: an observation without a count clears a stored count", () => {
+  const prior: PaneOptions = { "@agent_tokens": "90000", "@agent_tokens_at": String(EV - 1) };
+  const context = lane(plan({ contextPct: 50, tokens: null }, PUSH, prior), "context")!;
+  deepStrictEqual(context.writes, [
+    { name: "@agent_context_pct", value: "50" },
+    { name: "@agent_tokens", value: null },
+    { name: "@agent_tokens_at", value: String(EV) },
+    { name: "@agent_context_at", value: String(EV) },
+  ]);
+  // A count-only clear (an old Claude build whose percent was ignored) is
+  // guarded by both clocks and does not date the gauge.
+  const countOnly = lane(plan({ tokens: null }, PUSH, prior), "context")!;
+  deepStrictEqual(countOnly.writes, [
+    { name: "@agent_tokens", value: null },
+    { name: "@agent_tokens_at", value: String(EV) },
+  ]);
+  strictEqual(countOnly.guard, TOKENS_GUARD);
+});
+
+Deno.test("I30: a channel without a footprint never stamps tokens", () => {
+  strictEqual(formatCarriesTokens("codex-rollout-jsonl"), false);
+  strictEqual(formatCarriesTokens("claude-statusline-json"), true);
+  strictEqual(formatCarriesTokens("cursor-statusline-json"), true);
+  strictEqual(formatCarriesTokens("pi-context-json"), true);
+  strictEqual(formatCarriesTokens("made-up"), false);
+  const prior: PaneOptions = { "@agent_tokens": "5" };
+  const context = lane(
+    plan({ contextPct: 57, tokens: 123, model: "gpt-5" }, PULL, prior),
+    "context",
+  )!;
+  deepStrictEqual(context.writes, [
+    { name: "@agent_context_pct", value: "57" },
+    { name: "@agent_model", value: "gpt-5" },
+    { name: "@agent_context_at", value: String(EV) },
+  ]);
+  strictEqual(context.guard, CONTEXT_GUARD);
+  // Nor clears one: the channel says nothing about counts.
+  deepStrictEqual(plan({ tokens: null }, PULL, prior), []);
+});
+
+Deno.test("I9, P25: quota is never cleared by a reading without one", () => {
+  const prior: PaneOptions = {
+    "@agent_quota_pct": "88",
+    "@agent_quota_window": "seven_day",
+    "@agent_quota_resets_at": "1785600000000",
+    "@agent_quota_at": String(EV - 60_000),
+  };
+  const chains = plan({ contextPct: 10 }, PUSH, prior);
+  strictEqual(lane(chains, "quota"), undefined);
+  for (const chain of chains) {
+    strictEqual(chain.writes.some((w) => w.name.startsWith("@agent_quota")), false);
+  }
+});
+
+Deno.test("P24: a window with no stated reset leaves resets_at absent", () => {
+  const prior: PaneOptions = { "@agent_quota_resets_at": "1785600000000" };
+  const quota = lane(
+    plan({ quota: { pct: 30, window: "secondary", resetsAtMs: null } }, PULL, prior),
+    "quota",
+  )!;
+  deepStrictEqual(quota.writes, [
+    { name: "@agent_quota_pct", value: "30" },
+    { name: "@agent_quota_window", value: "secondary" },
+    { name: "@agent_quota_resets_at", value: null },
+    { name: "@agent_quota_at", value: String(EV) },
+  ]);
+});
+
+Deno.test("P26: cost is stamped exactly as stated, never summed with the stored one", () => {
+  const prior: PaneOptions = { "@agent_cost_usd": "3.5" };
+  const context = lane(plan({ costUsd: 0.0123456789 }, PUSH, prior), "context")!;
+  deepStrictEqual(context.writes, [{ name: "@agent_cost_usd", value: "0.0123456789" }]);
+  deepStrictEqual(lane(plan({ costUsd: 0 }), "context")!.writes, [
+    { name: "@agent_cost_usd", value: "0" },
+  ]);
+});
+
+Deno.test("P18, P25: a lane whose stored evidence is newer is left out; equal evidence passes", () => {
+  const newer: PaneOptions = {
+    "@agent_context_at": String(EV + 1),
+    "@agent_quota_at": String(EV - 1),
+  };
+  const chains = plan(
+    { contextPct: 5, quota: { pct: 1, window: "primary", resetsAtMs: null } },
+    PULL,
+    newer,
+  );
+  deepStrictEqual(chains.map((c) => c.lane), ["quota"]);
+  const equal: PaneOptions = { "@agent_context_at": String(EV), "@agent_context_pct": "4" };
+  deepStrictEqual(plan({ contextPct: 5 }, PULL, equal).map((c) => c.lane), ["context"]);
+  // A newer count clock holds back a chain that writes the count.
+  const newerCount: PaneOptions = { "@agent_tokens_at": String(EV + 1) };
+  deepStrictEqual(plan({ contextPct: 5, tokens: 9 }, PUSH, newerCount), []);
+});
+
+Deno.test("I29: a reading identical to the stored one plans nothing (an unmoved rollout file)", () => {
+  const stored: PaneOptions = {
+    "@agent_context_pct": "57",
+    "@agent_model": "gpt-5-codex",
+    "@agent_context_at": String(EV),
+    "@agent_quota_pct": "30",
+    "@agent_quota_window": "primary",
+    "@agent_quota_at": String(EV),
+  };
+  const reading: TelemetryReading = {
+    contextPct: 57,
+    model: "gpt-5-codex",
+    quota: { pct: 30, window: "primary", resetsAtMs: null },
+  };
+  deepStrictEqual(plan(reading, PULL, stored), []);
+  // The same values at a later evidence time still advance the clocks.
+  deepStrictEqual(
+    planTelemetryWrites(stored, reading, { evidenceMs: EV + 1, channelCarriesTokens: false })
+      .map((c) => c.lane),
+    ["context", "quota"],
+  );
+});
+
+Deno.test("R24: values that break their type are dropped, never stamped", () => {
+  deepStrictEqual(plan({ contextPct: 101 }), []);
+  deepStrictEqual(plan({ contextPct: 12.5 }), []);
+  deepStrictEqual(plan({ tokens: -1 }), []);
+  deepStrictEqual(plan({ costUsd: -2 }), []);
+  deepStrictEqual(plan({ costUsd: Number.NaN }), []);
+  deepStrictEqual(plan({ quota: { pct: 140, window: "five_hour", resetsAtMs: null } }), []);
+});
+
+Deno.test("applyWrites shows the options as they read after a commit", () => {
+  deepStrictEqual(
+    applyWrites({ "@agent_context_pct": "40", "@agent_model": "m" }, [
+      { name: "@agent_context_pct", value: null },
+      { name: "@agent_context_at", value: "1785000000000" },
+      { name: "@agent_summary", value: "x", scope: "window" },
+    ]),
+    { "@agent_model": "m", "@agent_context_at": "1785000000000" },
+  );
+});
