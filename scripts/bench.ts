@@ -75,17 +75,21 @@ async function cycleFigures(t: ScratchTmux, panes: number) {
   const active: number[] = [];
   let activeSpawns = 0;
   let activeCaptures = 0;
-  for (let run = 0; run < Math.max(3, Math.floor(RUNS / 2)); run++) {
-    await t.tmux("set-option", "-g", "@tma_bench", String(run));
+  // Without a hash a pane counts as never captured (D54), so every pane is captured.
+  const forgetCaptures = async () => {
     for (const pane of (await t.tmux("list-panes", "-a", "-F", "#{pane_id}")).trim().split("\n")) {
       await t.tmux("set-option", "-pu", "-t", pane, "@agent_hash");
     }
+  };
+  for (let run = 0; run < Math.max(3, Math.floor(RUNS / 2)); run++) {
+    await forgetCaptures();
     let stderr = "";
     active.push(await timed(async () => {
       stderr = (await runTma(t, ["--debug-timing", "status"])).stderr;
     }));
     activeCaptures = capturesOf(stderr);
   }
+  await forgetCaptures();
   await runTma(t, ["status"], { env: { TMA_TMUX_BIN: counter.bin } });
   activeSpawns = await counter.count();
   // Quiet: let window activity fall behind the stamps, settle, then measure.

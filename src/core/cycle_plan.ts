@@ -99,6 +99,9 @@ export function planWrites(verdict: Verdict, context: PlanContext): OptionWrite[
     set("@agent_evidence_at", verdict.evidenceAt === null ? null : ms(verdict.evidenceAt));
     if (verdict.setAttention) set("@agent_attention", "1");
   }
+  // A pane skipped by the capture rule (D54) with nothing new keeps its
+  // stamp as it is: a quiet cycle writes nothing.
+  if (verdict.action === "hold" && capture === null && writes.length === 0) return writes;
   writes.push({ name: "@agent_stamped_at", value: ms(nowMs) });
   return writes;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { runTmux, type TmuxServer } from "./exec.ts";
+import { batchesUnder } from "./writer.ts";
 
 /** Lines of scrollback captured above the viewport (D26). */
 export const CAPTURE_HISTORY_LINES = 50;
@@ -25,28 +26,38 @@ export async function capturePanes(
   const screens = new Map<string, string>();
   if (paneIds.length === 0) return screens;
   const nonce = crypto.randomUUID();
-  const args: string[] = [];
-  // Markers carry an index, not the pane id: display-message has been seen
-  // to respace text after a `%` (R25 spirit: parse nothing tmux may reshape).
-  paneIds.forEach((pane, i) => {
-    if (args.length > 0) args.push(";");
-    args.push("display-message", "-p", "-t", pane, `${nonce}:${i}`);
-    args.push(";", "capture-pane", "-p", "-e", "-S", `-${CAPTURE_HISTORY_LINES}`, "-t", pane);
-  });
-  // One vanished pane fails the chain from that command on: capture the
-  // rest again one by one rather than lose every screen.
-  const { stdout, code } = await runTmux(server, args, { allowFailure: true });
-  const last = parseMarked(stdout, nonce, paneIds, screens);
-  if (code !== 0) {
+  const captureArgs = (pane: string) => [
+    "capture-pane",
+    "-p",
+    "-e",
+    "-S",
+    `-${CAPTURE_HISTORY_LINES}`,
+    "-t",
+    pane,
+  ];
+  for (const batch of batchesUnder(paneIds, (pane) => [...captureArgs(pane), "display", "-p", "-t", pane, nonce])) {
+    // Markers carry an index, not the pane id: display-message has been seen
+    // to respace text after a `%`.
+    const args = batch.flatMap((pane, i) => [
+      ...(i === 0 ? [] : [";"]),
+      "display-message",
+      "-p",
+      "-t",
+      pane,
+      `${nonce}:${i}`,
+      ";",
+      ...captureArgs(pane),
+    ]);
+    // One vanished pane fails the chain from that command on: capture the
+    // rest again one by one rather than lose every screen.
+    const { stdout, code } = await runTmux(server, args, { allowFailure: true });
+    const last = parseMarked(stdout, nonce, batch, screens);
+    if (code === 0) continue;
     // The command that failed may be the capture after the last marker.
     if (last !== null) screens.delete(last);
-    for (const pane of paneIds) {
+    for (const pane of batch) {
       if (screens.has(pane)) continue;
-      const single = await runTmux(
-        server,
-        ["capture-pane", "-p", "-e", "-S", `-${CAPTURE_HISTORY_LINES}`, "-t", pane],
-        { allowFailure: true },
-      );
+      const single = await runTmux(server, captureArgs(pane), { allowFailure: true });
       if (single.code === 0) screens.set(pane, trimFinalNewline(single.stdout));
     }
   }

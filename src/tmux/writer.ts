@@ -100,20 +100,47 @@ export async function writeChains(
   const live = chains.filter((chain) => chain.writes.length > 0);
   if (live.length === 0) return committed;
   const nonce = crypto.randomUUID();
-  const args = live.flatMap((chain, i) =>
-    (i === 0 ? [] : [";"]).concat(chainArgs(chain, `${nonce}:${i}`))
-  );
-  const result = await runTmux(server, args, { allowFailure: true });
-  if (result.code === 0) {
-    readVerdicts(result.stdout, nonce, live, committed);
-    return committed;
-  }
-  for (const chain of live) {
-    const single = await runTmux(server, chainArgs(chain, `${nonce}:0`), { allowFailure: true });
-    if (single.code === 0) readVerdicts(single.stdout, nonce, [chain], committed);
-    else committed.set(chain.pane, false);
+  for (const batch of batchesUnder(live, (chain) => chainArgs(chain, `${nonce}:0`))) {
+    const args = batch.flatMap((chain, i) =>
+      (i === 0 ? [] : [";"]).concat(chainArgs(chain, `${nonce}:${i}`))
+    );
+    const result = await runTmux(server, args, { allowFailure: true });
+    if (result.code === 0) {
+      readVerdicts(result.stdout, nonce, batch, committed);
+      continue;
+    }
+    for (const chain of batch) {
+      const single = await runTmux(server, chainArgs(chain, `${nonce}:0`), { allowFailure: true });
+      if (single.code === 0) readVerdicts(single.stdout, nonce, [chain], committed);
+      else committed.set(chain.pane, false);
+    }
   }
   return committed;
+}
+
+/**
+ * tmux refuses a command line longer than its message size (16 KiB, "command
+ * too long"), so a batch is split into runs whose arguments stay well under.
+ */
+export const MAX_BATCH_BYTES = 12_000;
+
+/** Splits items into consecutive batches whose argument bytes stay under the limit. */
+export function batchesUnder<T>(items: readonly T[], argsOf: (item: T) => string[]): T[][] {
+  const batches: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = argsOf(item).reduce((n, arg) => n + new TextEncoder().encode(arg).length + 1, 2);
+    if (current.length > 0 && bytes + size > MAX_BATCH_BYTES) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += size;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
 }
 
 function readVerdicts(
