@@ -19,6 +19,14 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+/**
+ * Waits for the start of the next wall-clock second, so the stampede guard
+ * (D53) never skips a measured cycle.
+ */
+async function nextSecond(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+}
+
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   await fn();
@@ -83,27 +91,36 @@ async function cycleFigures(t: ScratchTmux, panes: number) {
   };
   for (let run = 0; run < Math.max(3, Math.floor(RUNS / 2)); run++) {
     await forgetCaptures();
+    await nextSecond();
     let stderr = "";
-    active.push(await timed(async () => {
-      stderr = (await runTma(t, ["--debug-timing", "status"])).stderr;
-    }));
+    active.push(
+      await timed(async () => {
+        stderr = (await runTma(t, ["--debug-timing", "status"])).stderr;
+      }),
+    );
     activeCaptures = capturesOf(stderr);
   }
   await forgetCaptures();
+  await nextSecond();
   await runTma(t, ["status"], { env: { TMA_TMUX_BIN: counter.bin } });
   activeSpawns = await counter.count();
   // Quiet: let window activity fall behind the stamps, settle, then measure.
   await new Promise((r) => setTimeout(r, 1100));
+  await nextSecond();
   await runTma(t, ["status"]);
   const quiet: number[] = [];
   let quietCaptures = -1;
   for (let run = 0; run < RUNS; run++) {
+    await nextSecond();
     let stderr = "";
-    quiet.push(await timed(async () => {
-      stderr = (await runTma(t, ["--debug-timing", "status"])).stderr;
-    }));
+    quiet.push(
+      await timed(async () => {
+        stderr = (await runTma(t, ["--debug-timing", "status"])).stderr;
+      }),
+    );
     quietCaptures = capturesOf(stderr);
   }
+  await nextSecond();
   await runTma(t, ["status"], { env: { TMA_TMUX_BIN: counter.bin } });
   const quietSpawns = await counter.count();
   return {
@@ -131,7 +148,11 @@ async function emptyScriptMs(): Promise<number> {
   await Deno.writeTextFile(file, "\n");
   const runs: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    runs.push(await timed(() => new Deno.Command(Deno.execPath(), { args: ["run", "--quiet", file] }).output()));
+    runs.push(
+      await timed(() =>
+        new Deno.Command(Deno.execPath(), { args: ["run", "--quiet", file] }).output()
+      ),
+    );
   }
   await Deno.remove(dir, { recursive: true });
   return Math.round(median(runs));
@@ -160,20 +181,22 @@ async function hookFireMs(): Promise<number | null> {
     });
     const runs: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      runs.push(await timed(async () => {
-        const child = new Deno.Command("sh", {
-          args: [wrapper, "claude", "PreToolUse"],
-          env: t.env({ TMA_BIN: bin, TMUX_PANE: standIn.pane, TMA_HOOK_SOCKET: t.socketName }),
-          clearEnv: true,
-          stdin: "piped",
-          stdout: "null",
-          stderr: "null",
-        }).spawn();
-        const writer = child.stdin.getWriter();
-        await writer.write(new TextEncoder().encode(payload));
-        await writer.close();
-        await child.status;
-      }));
+      runs.push(
+        await timed(async () => {
+          const child = new Deno.Command("sh", {
+            args: [wrapper, "claude", "PreToolUse"],
+            env: t.env({ TMA_BIN: bin, TMUX_PANE: standIn.pane, TMA_HOOK_SOCKET: t.socketName }),
+            clearEnv: true,
+            stdin: "piped",
+            stdout: "null",
+            stderr: "null",
+          }).spawn();
+          const writer = child.stdin.getWriter();
+          await writer.write(new TextEncoder().encode(payload));
+          await writer.close();
+          await child.status;
+        }),
+      );
     }
     return Math.round(median(runs));
   });
@@ -206,12 +229,16 @@ async function main(): Promise<void> {
   console.log("panes  cycle_ms  spawns  captures | quiet_ms  spawns  captures");
   for (const c of cycles) {
     console.log(
-      `${String(c.panes).padStart(5)}  ${String(c.cycle_ms).padStart(8)}  ${String(c.cycle_tmux_spawns).padStart(6)}  ${
-        String(c.cycle_captures).padStart(8)
-      } | ${String(c.quiet_ms).padStart(8)}  ${String(c.quiet_tmux_spawns).padStart(6)}  ${String(c.quiet_captures).padStart(8)}`,
+      `${String(c.panes).padStart(5)}  ${String(c.cycle_ms).padStart(8)}  ${
+        String(c.cycle_tmux_spawns).padStart(6)
+      }  ${String(c.cycle_captures).padStart(8)} | ${String(c.quiet_ms).padStart(8)}  ${
+        String(c.quiet_tmux_spawns).padStart(6)
+      }  ${String(c.quiet_captures).padStart(8)}`,
     );
   }
-  console.log(`quiet cycle at 100 panes / tma --version: ${report.quiet_100_over_version} (budget 2)`);
+  console.log(
+    `quiet cycle at 100 panes / tma --version: ${report.quiet_100_over_version} (budget 2)`,
+  );
   console.log(
     hook === null
       ? "hook fire: skipped (hooks/tma-hook not present)"

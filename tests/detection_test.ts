@@ -29,7 +29,9 @@ async function fixture(name: string): Promise<ScreenFile> {
 async function pick(agent: string, state: string): Promise<ScreenFile | null> {
   const names: string[] = [];
   for await (const entry of Deno.readDir(SCREENS)) names.push(entry.name);
-  names.sort((a, b) => (a.includes("_w80") ? -1 : 0) - (b.includes("_w80") ? -1 : 0) || a.localeCompare(b));
+  names.sort((a, b) =>
+    (a.includes("_w80") ? -1 : 0) - (b.includes("_w80") ? -1 : 0) || a.localeCompare(b)
+  );
   for (const name of names) {
     if (!name.startsWith(`${agent}_${state}_`)) continue;
     const file = await fixture(name);
@@ -75,7 +77,15 @@ for (const agent of Object.keys(STAND_INS)) {
             assert(agent === "pi" && state === "blocked", `no ${agent} ${state} fixture`);
             continue;
           }
-          await t.tmux("resize-window", "-t", standIn.pane, "-x", "120", "-y", String(screen.height ?? 40));
+          await t.tmux(
+            "resize-window",
+            "-t",
+            standIn.pane,
+            "-x",
+            "120",
+            "-y",
+            String(screen.height ?? 40),
+          );
           await standIn.draw(screen.capture.replace(/\n$/, ""), spec.title ?? screen.title);
           const rows = await ls(t, "--pane", standIn.pane);
           assertEquals(rows.length, 1, `${agent} ${state}: ${JSON.stringify(rows)}`);
@@ -136,19 +146,28 @@ Deno.test({
         await standIn.draw(screen.capture.replace(/\n$/, ""), screen.title);
         panes.push(standIn.pane);
       }
-      const [one, two] = await Promise.all([runTma(t, ["--debug-timing", "status"]), runTma(t, ["--debug-timing", "status"])]);
+      const [one, two] = await Promise.all([
+        runTma(t, ["--debug-timing", "status"]),
+        runTma(t, ["--debug-timing", "status"]),
+      ]);
       assertEquals([one.code, two.code], [0, 0]);
       for (const pane of panes) {
-        assertEquals(await t.option(pane, "@agent_state"), "working", `${pane}: ${await t.option(pane, "@agent_name")} ${one.stderr} ${two.stderr}`);
+        assertEquals(
+          await t.option(pane, "@agent_state"),
+          "working",
+          `${pane}: ${await t.option(pane, "@agent_name")} ${one.stderr} ${two.stderr}`,
+        );
         const since = Number(await t.option(pane, "@agent_since"));
         const stamped = Number(await t.option(pane, "@agent_stamped_at"));
         const evidence = Number(await t.option(pane, "@agent_evidence_at"));
         assert(stamped >= since && stamped >= evidence, `torn stamp on ${pane}`);
         assertEquals(await t.option(pane, "@tma_guard"), "");
       }
-      const summary = (await t.tmux("show-options", "-wqv", "-t", panes[0], "@agent_summary")).trim();
+      const summary = (await t.tmux("show-options", "-wqv", "-t", panes[0], "@agent_summary"))
+        .trim();
       assertEquals(summary, "working:1");
-      const sessionSummary = (await t.tmux("show-options", "-qv", "-t", "main", "@agent_session_summary")).trim();
+      const sessionSummary =
+        (await t.tmux("show-options", "-qv", "-t", "main", "@agent_session_summary")).trim();
       assertEquals(sessionSummary, "working:3");
     }),
 });
@@ -162,7 +181,10 @@ Deno.test({
       const screen = (await pick("claude", "blocked"))!;
       await standIn.draw(screen.capture.replace(/\n$/, ""), screen.title);
       const tmuxFormat = await runTma(t, ["status"]);
-      assertEquals(tmuxFormat.stdout, "#[range=user|tma:blocked]#[fg=red]⚑1#[fg=default]#[norange]");
+      assertEquals(
+        tmuxFormat.stdout,
+        "#[range=user|tma:blocked]#[fg=red]⚑1#[fg=default]#[norange]",
+      );
       const json = await runTma(t, ["status", "--format", "json"]);
       assertEquals(JSON.parse(json.stdout), {
         schema: 1,
@@ -179,13 +201,30 @@ Deno.test({
       const standIn = await t.standIn("claude");
       const screen = (await pick("claude", "idle"))!;
       await standIn.draw(screen.capture.replace(/\n$/, ""), screen.title);
-      const first = await runTma(t, ["--debug-timing", "status"]);
+      const first = await runTma(t, ["--debug-timing", "ls"]);
       assert(first.stderr.includes("capture 1"), first.stderr);
       // Let the window's activity second fall strictly behind the stamp.
       await new Promise((r) => setTimeout(r, 1100));
-      await runTma(t, ["status"]);
-      const quiet = await runTma(t, ["--debug-timing", "status"]);
+      await runTma(t, ["ls"]);
+      const quiet = await runTma(t, ["--debug-timing", "ls"]);
       assert(quiet.stderr.includes("capture 0,"), quiet.stderr);
       assert(quiet.stderr.includes("capture-skipped 1"), quiet.stderr);
+    }),
+});
+
+Deno.test({
+  name: "D53: a second status cycle in the same wall-clock second reads the stamps as they are",
+  ignore,
+  fn: () =>
+    withScratchTmux(async (t) => {
+      const standIn = await t.standIn("claude");
+      const screen = (await pick("claude", "working"))!;
+      await standIn.draw(screen.capture.replace(/\n$/, ""), screen.title);
+      await runTma(t, ["status"]);
+      // Pretend another client's status line polled a moment ago.
+      await t.tmux("set-option", "-s", "@tma_last_poll", String(Date.now()));
+      const skipped = await runTma(t, ["--debug-timing", "status", "--format", "json"]);
+      assert(skipped.stderr.includes("skipped"), skipped.stderr);
+      assertEquals(JSON.parse(skipped.stdout).counts.working, 1);
     }),
 });

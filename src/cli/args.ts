@@ -114,7 +114,11 @@ export function multiFlag(flags: ParsedFlags, name: string): string[] {
 export function formatFlags(specs: readonly FlagSpec[]): string {
   const rows = specs.filter((s) => !s.hidden).map((spec) => {
     const short = spec.short ? `-${spec.short}, ` : "    ";
-    const value = spec.kind === "boolean" ? "" : spec.choices ? ` <${spec.choices.join("|")}>` : " <VALUE>";
+    const value = spec.kind === "boolean"
+      ? ""
+      : spec.choices
+      ? ` <${spec.choices.join("|")}>`
+      : " <VALUE>";
     return [`  ${short}--${spec.name}${value}`, spec.help];
   });
   const width = Math.max(0, ...rows.map(([left]) => left.length)) + 2;

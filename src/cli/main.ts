@@ -84,7 +84,9 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
     if (nameIndex >= 0 && !command) {
       throw new UsageError(`unknown command "${argv[nameIndex]}" (run tma --help for the list)`);
     }
-    const rest = nameIndex < 0 ? [...argv] : [...argv.slice(0, nameIndex), ...argv.slice(nameIndex + 1)];
+    const rest = nameIndex < 0
+      ? [...argv]
+      : [...argv.slice(0, nameIndex), ...argv.slice(nameIndex + 1)];
     const specs = command ? [...GLOBAL_FLAGS, ...command.flags] : GLOBAL_FLAGS;
     const parsed = parseFlags(rest, specs);
     const ctx = makeContext(globalsFrom(parsed.flags));

@@ -60,7 +60,12 @@ export function buildModels(
         const reading = classifyScreen(manifest, input);
         const claim = (rule: RuleResult | null) =>
           rule
-            ? { state: rule.state, detail: rule.detail, priority: rule.priority, label: ruleLabel(rule) }
+            ? {
+              state: rule.state,
+              detail: rule.detail,
+              priority: rule.priority,
+              label: ruleLabel(rule),
+            }
             : null;
         return { best: claim(reading.best), historyView: claim(reading.historyView), reading };
       },

@@ -76,7 +76,10 @@ export function planWrites(verdict: Verdict, context: PlanContext): OptionWrite[
   set("@agent_name", identity.agent);
   if (identity.source === "observed") {
     set("@agent_pid", String(identity.pid));
-    set("@tma_title_match_pid", identity.titleMatchPid === null ? null : String(identity.titleMatchPid));
+    set(
+      "@tma_title_match_pid",
+      identity.titleMatchPid === null ? null : String(identity.titleMatchPid),
+    );
     set("@tma_fg", foregroundToken(pane, identity));
   }
   if (capture !== null) set("@agent_hash", viewportHash(capture));

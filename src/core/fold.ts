@@ -225,7 +225,9 @@ function publish(prior: Stamp, args: PublishArgs): Verdict {
     episodeReset: args.episodeReset,
     mayOverride: args.mayOverride ?? false,
     winning: { source: args.source, at: args.at, label: args.label },
-    reason: previous === args.state ? "consistent evidence" : `${previous ?? "none"} -> ${args.state}`,
+    reason: previous === args.state
+      ? "consistent evidence"
+      : `${previous ?? "none"} -> ${args.state}`,
   };
 }
 

@@ -55,7 +55,12 @@ Deno.test("D16: blocker chrome wins its slot and raises attention on entry (D4)"
   const v = fold(input(stamped("working", "capture", NOW - 10_000), {
     screen: { best: claim("blocked", "permission"), historyView: null },
   }));
-  assertEquals([v.action, v.state, v.detail, v.setAttention], ["publish", "blocked", "permission", true]);
+  assertEquals([v.action, v.state, v.detail, v.setAttention], [
+    "publish",
+    "blocked",
+    "permission",
+    true,
+  ]);
 });
 
 Deno.test("D20: blocker chrome beats an older working hook claim at once", () => {
@@ -105,7 +110,10 @@ Deno.test("D18: silence never expires a hook claim", () => {
 
 Deno.test("D19: a blocked hook claim decays after blocked_decay_secs, not hook_decay_secs", () => {
   const working = { best: claim("working"), historyView: null };
-  assertEquals(fold(input(stamped("blocked", "hook", NOW - 120_000), { screen: working })).action, "hold");
+  assertEquals(
+    fold(input(stamped("blocked", "hook", NOW - 120_000), { screen: working })).action,
+    "hold",
+  );
   const v = fold(input(stamped("blocked", "hook", NOW - 301_000), { screen: working }));
   assertEquals([v.action, v.state], ["publish", "working"]);
 });
@@ -119,7 +127,10 @@ Deno.test("D22: chrome consistent with a hook claim advances its evidence time",
 
 Deno.test("D21: working to idle waits for the dwell; idle to working does not", () => {
   const idle = { best: claim("idle"), historyView: null };
-  assertEquals(fold(input(stamped("working", "capture", NOW - 1000), { screen: idle })).action, "hold");
+  assertEquals(
+    fold(input(stamped("working", "capture", NOW - 1000), { screen: idle })).action,
+    "hold",
+  );
   const later = fold(input(stamped("working", "capture", NOW - 3000), { screen: idle }));
   assertEquals([later.action, later.state, later.setAttention], ["publish", "idle", true]);
   const up = fold(input(stamped("idle", "capture", NOW - 100), {
@@ -163,7 +174,12 @@ Deno.test("D24: a new agent pid resets the episode and ignores the old hook clai
     identity: { ...observed, pid: 200 },
     screen: { best: claim("idle"), historyView: null },
   }));
-  assertEquals([v.action, v.state, v.episodeReset, v.setAttention], ["publish", "idle", true, false]);
+  assertEquals([v.action, v.state, v.episodeReset, v.setAttention], [
+    "publish",
+    "idle",
+    true,
+    false,
+  ]);
 });
 
 Deno.test("D40: a pane without an agent is removed; D38: an ignored one too", () => {
@@ -177,7 +193,13 @@ Deno.test("D40: a pane without an agent is removed; D38: an ignored one too", ()
 
 Deno.test("D37: a registration behind a remote shell holds on hooks alone", () => {
   const v = fold(input(stamped("working", "hook", NOW - 1000), {
-    identity: { ...observed, source: "registered", pid: 0, outOfScope: "remote", foregroundIsAgent: false },
+    identity: {
+      ...observed,
+      source: "registered",
+      pid: 0,
+      outOfScope: "remote",
+      foregroundIsAgent: false,
+    },
     screen: null,
   }));
   assertEquals([v.action, v.state], ["hold", "working"]);

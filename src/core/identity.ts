@@ -22,7 +22,14 @@ export interface AgentProfile {
 }
 
 /** Process names too generic to identify an agent without a title or command line. */
-export const GENERIC_NAMES: ReadonlySet<string> = new Set(["node", "agent", "bun", "deno", "python", "python3"]);
+export const GENERIC_NAMES: ReadonlySet<string> = new Set([
+  "node",
+  "agent",
+  "bun",
+  "deno",
+  "python",
+  "python3",
+]);
 
 /** Foreground commands that put a pane out of scope (D35). */
 export const REMOTE_SHELLS: ReadonlySet<string> = new Set([

@@ -16,8 +16,18 @@ const profiles: AgentProfile[] = [
     titlePatterns: [/^◇  Ready /],
     argsPatterns: [/\/gemini-cli\/|\/bin\/gemini(\s|$)/],
   },
-  { name: "cursor", processNames: ["node", "agent"], titlePatterns: [/^Cursor Agent$/], argsPatterns: [] },
-  { name: "opencode", processNames: ["opencode.exe", "opencode"], titlePatterns: [], argsPatterns: [] },
+  {
+    name: "cursor",
+    processNames: ["node", "agent"],
+    titlePatterns: [/^Cursor Agent$/],
+    argsPatterns: [],
+  },
+  {
+    name: "opencode",
+    processNames: ["opencode.exe", "opencode"],
+    titlePatterns: [],
+    argsPatterns: [],
+  },
 ];
 
 function pane(extra: Partial<PaneFacts> = {}): PaneFacts {
@@ -44,6 +54,7 @@ function pane(extra: Partial<PaneFacts> = {}): PaneFacts {
     active: true,
     windowActive: true,
     socketPath: "/tmp/tmux-0/default",
+    lastPollMs: 0,
     options: {},
     rollups: {},
     ...extra,
@@ -55,7 +66,10 @@ function proc(pid: number, ppid: number, comm: string, args: string, fg = pid): 
 }
 
 Deno.test("D29: a process named like an agent identifies the pane and its group leader", () => {
-  const table = indexProcesses([proc(10, 1, "bash", "-bash", 20), proc(20, 10, "claude", "claude")]);
+  const table = indexProcesses([
+    proc(10, 1, "bash", "-bash", 20),
+    proc(20, 10, "claude", "claude"),
+  ]);
   const id = identify(pane({ currentCommand: "claude" }), { table, profiles });
   assertEquals([id.agent, id.pid, id.foregroundIsAgent], ["claude", 20, true]);
 });
@@ -71,7 +85,10 @@ Deno.test("real Codex from npm: a node wrapper in the foreground with a native c
     proc(20, 10, "node", "node /usr/lib/node_modules/@openai/codex/bin/codex.js", 20),
     proc(21, 20, "codex", "/usr/lib/node_modules/@openai/codex-linux-x64/vendor/codex", 20),
   ]);
-  const id = identify(pane({ currentCommand: "node", title: "⠼ fix it | proj" }), { table, profiles });
+  const id = identify(pane({ currentCommand: "node", title: "⠼ fix it | proj" }), {
+    table,
+    profiles,
+  });
   assertEquals([id.agent, id.pid, id.foregroundIsAgent], ["codex", 20, true]);
 });
 
@@ -79,19 +96,41 @@ Deno.test("real Gemini: two node processes, identified by the command line, no t
   const table = indexProcesses([
     proc(10, 1, "bash", "-bash", 20),
     proc(20, 10, "node", "node /home/u/.npm/bin/gemini", 20),
-    proc(21, 20, "node", "node --max-old-space-size=4096 /lib/node_modules/@google/gemini-cli/dist/index.js", 20),
+    proc(
+      21,
+      20,
+      "node",
+      "node --max-old-space-size=4096 /lib/node_modules/@google/gemini-cli/dist/index.js",
+      20,
+    ),
   ]);
-  const id = identify(pane({ currentCommand: "node", title: "✦  Working… (proj)" }), { table, profiles });
+  const id = identify(pane({ currentCommand: "node", title: "✦  Working… (proj)" }), {
+    table,
+    profiles,
+  });
   assertEquals([id.agent, id.foregroundIsAgent], ["gemini", true]);
 });
 
 Deno.test("D33: a generic node process needs the title, held while the pid stays", () => {
-  const table = indexProcesses([proc(10, 1, "bash", "-bash", 20), proc(20, 10, "node", "node agent.js", 20)]);
-  assertEquals(identify(pane({ currentCommand: "node", title: "build" }), { table, profiles }).agent, null);
-  const titled = identify(pane({ currentCommand: "node", title: "Cursor Agent" }), { table, profiles });
+  const table = indexProcesses([
+    proc(10, 1, "bash", "-bash", 20),
+    proc(20, 10, "node", "node agent.js", 20),
+  ]);
+  assertEquals(
+    identify(pane({ currentCommand: "node", title: "build" }), { table, profiles }).agent,
+    null,
+  );
+  const titled = identify(pane({ currentCommand: "node", title: "Cursor Agent" }), {
+    table,
+    profiles,
+  });
   assertEquals([titled.agent, titled.titleMatchPid], ["cursor", 20]);
   const flicker = identify(
-    pane({ currentCommand: "node", title: "Shell Command Output", options: { "@tma_title_match_pid": "20", "@agent_name": "cursor" } }),
+    pane({
+      currentCommand: "node",
+      title: "Shell Command Output",
+      options: { "@tma_title_match_pid": "20", "@agent_name": "cursor" },
+    }),
     { table, profiles },
   );
   assertEquals(flicker.agent, "cursor");
@@ -110,15 +149,27 @@ Deno.test("D13: an agent whose group does not own the terminal is not the foregr
 Deno.test("D31, D32: truncated and wrapped command names", () => {
   assertEquals(normalizeCommandName(".opencode-wrapped"), "opencode");
   assertEquals(normalizeCommandName(".opencode-wrapp"), "opencode");
-  const table = indexProcesses([proc(10, 1, "bash", "-bash", 20), proc(20, 10, "codex-aarch64-a", "codex")]);
-  assertEquals(identify(pane({ currentCommand: "codex-aarch64-a" }), { table, profiles }).agent, "codex");
+  const table = indexProcesses([
+    proc(10, 1, "bash", "-bash", 20),
+    proc(20, 10, "codex-aarch64-a", "codex"),
+  ]);
+  assertEquals(
+    identify(pane({ currentCommand: "codex-aarch64-a" }), { table, profiles }).agent,
+    "codex",
+  );
 });
 
 Deno.test("D35, D36: remote shells and nested multiplexers are out of scope", () => {
-  const table = indexProcesses([proc(10, 1, "bash", "-bash", 20), proc(20, 10, "ssh", "ssh host claude")]);
+  const table = indexProcesses([
+    proc(10, 1, "bash", "-bash", 20),
+    proc(20, 10, "ssh", "ssh host claude"),
+  ]);
   const remote = identify(pane({ currentCommand: "ssh" }), { table, profiles });
   assertEquals([remote.agent, remote.outOfScope], [null, "remote"]);
-  assertEquals(identify(pane({ currentCommand: "tmux" }), { table, profiles }).outOfScope, "nested");
+  assertEquals(
+    identify(pane({ currentCommand: "tmux" }), { table, profiles }).outOfScope,
+    "nested",
+  );
 });
 
 Deno.test("D30, D37: a registration outranks the carve-out and marks a pane with no process", () => {
@@ -129,7 +180,13 @@ Deno.test("D30, D37: a registration outranks the carve-out and marks a pane with
 });
 
 Deno.test("D38: @agent_ignore removes a pane from detection", () => {
-  const table = indexProcesses([proc(10, 1, "bash", "-bash", 20), proc(20, 10, "claude", "claude")]);
-  const id = identify(pane({ currentCommand: "claude", options: { "@agent_ignore": "1" } }), { table, profiles });
+  const table = indexProcesses([
+    proc(10, 1, "bash", "-bash", 20),
+    proc(20, 10, "claude", "claude"),
+  ]);
+  const id = identify(pane({ currentCommand: "claude", options: { "@agent_ignore": "1" } }), {
+    table,
+    profiles,
+  });
   assertEquals([id.agent, id.ignored], [null, true]);
 });

@@ -100,7 +100,11 @@ function numberOrNull(value: string | undefined): number | null {
  * const row = buildRow(pane, options, { git, server, host, nowMs });
  * ```
  */
-export function buildRow(pane: PaneFacts, options: PaneOptions, context: RowContext): AgentRow | null {
+export function buildRow(
+  pane: PaneFacts,
+  options: PaneOptions,
+  context: RowContext,
+): AgentRow | null {
   const stamp = readStamp(options);
   if (!stamp.agent || !stamp.state) return null;
   const since = stamp.since;

@@ -80,6 +80,8 @@ export interface PaneFacts {
   windowActive: boolean;
   /** The server's socket path (P57). */
   socketPath: string;
+  /** The server hint `@tma_last_poll` (P35): the last cycle's time, or 0. */
+  lastPollMs: number;
   options: PaneOptions;
   /** The window's and session's rollups as they stand (D56). */
   rollups: { "@agent_summary"?: string; "@agent_session_summary"?: string };

@@ -24,13 +24,17 @@ export function countClasses(rows: readonly AgentRow[]): ClassCounts {
  */
 export function renderTmux(counts: ClassCounts, styles: Config["status"]): string {
   return CLASSES.filter((c) => counts[c] > 0).map((c) =>
-    `#[range=user|tma:${c}]#[fg=${styles[c].color}]${styles[c].glyph}${counts[c]}#[fg=default]#[norange]`
+    `#[range=user|tma:${c}]#[fg=${styles[c].color}]${styles[c].glyph}${
+      counts[c]
+    }#[fg=default]#[norange]`
   ).join(" ");
 }
 
 /** The same glyphs and counts without colour or ranges (C21). */
 export function renderPlain(counts: ClassCounts, styles: Config["status"]): string {
-  return CLASSES.filter((c) => counts[c] > 0).map((c) => `${styles[c].glyph}${counts[c]}`).join(" ");
+  return CLASSES.filter((c) => counts[c] > 0).map((c) => `${styles[c].glyph}${counts[c]}`).join(
+    " ",
+  );
 }
 
 /** `{"schema":1,"counts":{...}}` with every class present (C22, P60). */

@@ -8,7 +8,7 @@
 import { needsCapture, planWrites, reapRegistration } from "../core/cycle_plan.ts";
 import type { AgentModel } from "../core/agent_model.ts";
 import { fold, type FoldWindows, type Verdict } from "../core/fold.ts";
-import { type Identity, identify } from "../core/identity.ts";
+import { identify, type Identity } from "../core/identity.ts";
 import { rollup } from "../core/rollup.ts";
 import {
   descendantsOf,
@@ -51,6 +51,8 @@ export interface CycleStats {
   tmuxCalls: number;
   writes: number;
   ms: number;
+  /** The stampede guard skipped this cycle (D53). */
+  skipped: boolean;
 }
 
 /** The result of a cycle. */
@@ -71,6 +73,12 @@ export interface CycleOptions {
   dryRun?: boolean;
   /** Capture these panes even when D54 would skip them. */
   forceCapture?: ReadonlySet<string>;
+  /**
+   * Skip producing when another cycle ran in the same wall-clock second
+   * (D53): the stamps are read as they are. For the ambient driver, where
+   * every attached client's status line polls at once.
+   */
+  stampedeGuard?: boolean;
 }
 
 const SHELLS = new Set(["bash", "zsh", "sh", "fish", "dash", "ksh", "tcsh", "csh", "nu", "elvish"]);
@@ -88,6 +96,23 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
   let tmuxCalls = 1;
   const table = indexProcesses(processes);
   const nowMs = options.now();
+  const lastPoll = Math.max(0, ...panes.map((p) => p.lastPollMs));
+  if (options.stampedeGuard && Math.floor(lastPoll / 1000) === Math.floor(nowMs / 1000)) {
+    return {
+      outcomes: stampedOutcomes(panes),
+      panes,
+      stats: {
+        panes: panes.length,
+        agents: 0,
+        captures: 0,
+        captureSkipped: 0,
+        tmuxCalls,
+        writes: 0,
+        ms: Math.round(performance.now() - started),
+        skipped: true,
+      },
+    };
+  }
   const profiles = options.models.map((m) => m.profile);
   const modelOf = new Map(options.models.map((m) => [m.profile.name, m]));
 
@@ -124,7 +149,9 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
     pending.push({ pane, identity, prior, capture });
   }
 
-  const toCapture = pending.filter((p) => p.capture && p.identity.foregroundIsAgent && p.pane.scrollPosition === 0);
+  const toCapture = pending.filter((p) =>
+    p.capture && p.identity.foregroundIsAgent && p.pane.scrollPosition === 0
+  );
   const screens = await capturePanes(options.server, toCapture.map((p) => p.pane.paneId));
   if (toCapture.length > 0) tmuxCalls++;
 
@@ -185,6 +212,12 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
   }
   // ── end issue 5 ───────────────────────────────────────────────────────────
   chains.push(...rollupChains(panes, outcomes));
+  if (panes.length > 0) {
+    chains.push({
+      pane: panes[0].paneId,
+      writes: [{ name: "@tma_last_poll", value: String(nowMs), scope: "server" }],
+    });
+  }
 
   let committed = new Map<string, boolean>();
   if (!options.dryRun && chains.length > 0) {
@@ -203,8 +236,50 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
       tmuxCalls,
       writes: chains.reduce((n, c) => n + c.writes.length, 0),
       ms: Math.round(performance.now() - started),
+      skipped: false,
     },
   };
+}
+
+/** Outcomes that restate the stamps as they stand, for a skipped cycle. */
+function stampedOutcomes(panes: readonly PaneFacts[]): PaneOutcome[] {
+  const outcomes: PaneOutcome[] = [];
+  for (const pane of panes) {
+    const stamp = readStamp(pane.options);
+    if (!stamp.agent || !stamp.state) continue;
+    outcomes.push({
+      pane,
+      identity: {
+        agent: stamp.agent,
+        source: stamp.pid === 0 ? "registered" : "observed",
+        pid: stamp.pid ?? 0,
+        foregroundIsAgent: true,
+        outOfScope: null,
+        ignored: false,
+        titleMatchPid: null,
+        matched: null,
+      },
+      prior: stamp,
+      verdict: {
+        action: "hold",
+        state: stamp.state,
+        detail: stamp.detail,
+        source: stamp.source,
+        evidenceAt: stamp.evidenceAt,
+        setAttention: false,
+        episodeReset: false,
+        mayOverride: false,
+        winning: null,
+        reason: "another cycle ran this second (D53)",
+      },
+      screen: null,
+      options: pane.options,
+      stamp,
+      captured: false,
+      committed: false,
+    });
+  }
+  return outcomes;
 }
 
 function isShellOnly(pane: PaneFacts, table: ProcessTable): boolean {

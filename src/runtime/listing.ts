@@ -24,6 +24,8 @@ export interface ListOptions {
   pane?: string;
   /** Resolve git labels (ls always; status only when the selector asks). */
   git: boolean;
+  /** Apply the stampede guard (D53); `status` does. */
+  stampedeGuard?: boolean;
 }
 
 /** The rows of a listing and the cycle behind them. */
@@ -52,6 +54,7 @@ export async function listAgents(options: ListOptions): Promise<Listing> {
       blockedDecaySecs: options.config.fold.blocked_decay_secs,
     },
     now: options.now,
+    stampedeGuard: options.stampedeGuard,
   });
   const labeler = new GitLabeler();
   const host = hostName();

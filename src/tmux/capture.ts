@@ -4,8 +4,7 @@
  * screen cannot contain (a random nonce printed by `display-message`).
  * @module
  */
-import { runTmux, type TmuxServer } from "./exec.ts";
-import { batchesUnder } from "./writer.ts";
+import { runTmuxScript, type TmuxServer } from "./exec.ts";
 
 /** Lines of scrollback captured above the viewport (D26). */
 export const CAPTURE_HISTORY_LINES = 50;
@@ -26,69 +25,36 @@ export async function capturePanes(
   const screens = new Map<string, string>();
   if (paneIds.length === 0) return screens;
   const nonce = crypto.randomUUID();
-  const captureArgs = (pane: string) => [
-    "capture-pane",
-    "-p",
-    "-e",
-    "-S",
-    `-${CAPTURE_HISTORY_LINES}`,
-    "-t",
-    pane,
-  ];
-  for (const batch of batchesUnder(paneIds, (pane) => [...captureArgs(pane), "display", "-p", "-t", pane, nonce])) {
-    // Markers carry an index, not the pane id: display-message has been seen
-    // to respace text after a `%`.
-    const args = batch.flatMap((pane, i) => [
-      ...(i === 0 ? [] : [";"]),
-      "display-message",
+  // One line per pane, in one tmux process: the capture, then an end marker.
+  // A vanished pane fails its capture, which stops its line before the
+  // marker (display-message itself would print even for a missing target).
+  // Markers carry an index, not the pane id: display-message respaces text
+  // after a `%`.
+  const { stdout } = await runTmuxScript(
+    server,
+    paneIds.map((pane, i) => [
+      "capture-pane",
       "-p",
+      "-e",
+      "-S",
+      `-${CAPTURE_HISTORY_LINES}`,
       "-t",
       pane,
-      `${nonce}:${i}`,
       ";",
-      ...captureArgs(pane),
-    ]);
-    // One vanished pane fails the chain from that command on: capture the
-    // rest again one by one rather than lose every screen.
-    const { stdout, code } = await runTmux(server, args, { allowFailure: true });
-    const last = parseMarked(stdout, nonce, batch, screens);
-    if (code === 0) continue;
-    // The command that failed may be the capture after the last marker.
-    if (last !== null) screens.delete(last);
-    for (const pane of batch) {
-      if (screens.has(pane)) continue;
-      const single = await runTmux(server, captureArgs(pane), { allowFailure: true });
-      if (single.code === 0) screens.set(pane, trimFinalNewline(single.stdout));
-    }
-  }
-  return screens;
-}
-
-function parseMarked(
-  stdout: string,
-  nonce: string,
-  paneIds: readonly string[],
-  into: Map<string, string>,
-): string | null {
-  const prefix = `${nonce}:`;
-  let current: string | null = null;
+      "display-message",
+      "-p",
+      `${nonce}:${i}`,
+    ]),
+  );
   let lines: string[] = [];
-  const flush = () => {
-    if (current !== null) into.set(current, lines.join("\n"));
-  };
-  for (const line of trimFinalNewline(stdout).split("\n")) {
-    if (line.startsWith(prefix)) {
-      flush();
-      current = paneIds[Number(line.slice(prefix.length).trim())] ?? null;
+  for (const line of stdout.replace(/\n$/, "").split("\n")) {
+    if (line.startsWith(`${nonce}:`)) {
+      const pane = paneIds[Number(line.slice(nonce.length + 1).trim())];
+      if (pane !== undefined) screens.set(pane, lines.join("\n"));
       lines = [];
-    } else if (current !== null) {
+    } else {
       lines.push(line);
     }
   }
-  flush();
-  return current;
-}
-
-function trimFinalNewline(text: string): string {
-  return text.endsWith("\n") ? text.slice(0, -1) : text;
+  return screens;
 }

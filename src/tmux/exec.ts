@@ -96,6 +96,48 @@ export async function runTmux(
   return out;
 }
 
+/**
+ * Quotes one argument for tmux's configuration parser: double quotes, with
+ * the characters the parser would interpret (`\`, `"`, `$`, newlines)
+ * escaped. A bare `;` stays bare: it separates the commands of one line.
+ */
+export function quoteScriptArg(arg: string): string {
+  if (arg === ";") return ";";
+  return `"${
+    arg.replace(/[\\"$]/g, (ch) => `\\${ch}`).replace(/\n/g, "\\n").replace(/\r/g, "\\r")
+  }"`;
+}
+
+/**
+ * Runs many command lines in ONE tmux process, however long: they are fed
+ * to `source-file -` on stdin, which has no command-length limit. Each line
+ * is its own command list, so a failing line (a vanished pane) stops only
+ * itself; the result's code is then non-zero and its stderr names it.
+ */
+export async function runTmuxScript(
+  server: TmuxServer,
+  lines: readonly (readonly string[])[],
+  options: RunOptions = {},
+): Promise<TmuxResult> {
+  const timeoutMs = options.timeoutMs ?? TMUX_TIMEOUT_MS;
+  const script = lines.map((line) => line.map(quoteScriptArg).join(" ")).join("\n") + "\n";
+  const argv = [UTF8_FLAG, ...serverArgs(server), "source-file", "-"];
+  let result;
+  try {
+    result = await spawnWithDeadline(server.bin, argv, { timeoutMs, stdin: script });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw new TmuxNotInstalledError(server.bin);
+    throw error;
+  }
+  if (result === "timeout") {
+    throw new TmuxTimeoutError(describeServer(server), "source-file", timeoutMs);
+  }
+  if (result.code !== 0 && (NO_SERVER.test(result.stderr) || PROTOCOL.test(result.stderr))) {
+    throw classifyFailure(server, "source-file", result.stderr);
+  }
+  return result;
+}
+
 /** Turns tmux's stderr into the most specific error. */
 export function classifyFailure(server: TmuxServer, label: string, stderr: string): Error {
   if (PROTOCOL.test(stderr)) return new TmuxVersionMismatchError(server.bin, stderr);

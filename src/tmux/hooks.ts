@@ -40,7 +40,11 @@ export async function showGlobalHook(server: TmuxServer, name: string): Promise<
 }
 
 /** Appends a command to a global hook (`set-hook -ga`). */
-export async function appendGlobalHook(server: TmuxServer, name: string, command: string): Promise<void> {
+export async function appendGlobalHook(
+  server: TmuxServer,
+  name: string,
+  command: string,
+): Promise<void> {
   await runTmuxCold(server, ["set-hook", "-ga", name, command]);
 }
 
@@ -53,13 +57,21 @@ export async function setGlobalHookAt(
 }
 
 /** Removes one indexed entry of a global hook. */
-export async function unsetGlobalHookAt(server: TmuxServer, name: string, index: number): Promise<void> {
+export async function unsetGlobalHookAt(
+  server: TmuxServer,
+  name: string,
+  index: number,
+): Promise<void> {
   await runTmuxCold(server, ["set-hook", "-gu", `${name}[${index}]`]);
 }
 
 /** The server's identity. Throws the typed tmux errors (no server, no tmux). */
 export async function serverIdentity(server: TmuxServer): Promise<ServerIdentity> {
-  const { stdout } = await runTmuxCold(server, ["display-message", "-p", "#{pid} #{start_time} #{socket_path}"]);
+  const { stdout } = await runTmuxCold(server, [
+    "display-message",
+    "-p",
+    "#{pid} #{start_time} #{socket_path}",
+  ]);
   const [pid, start, ...socket] = stdout.trim().split(" ");
   return { pid: Number(pid), startTime: Number(start), socketPath: socket.join(" ") };
 }
@@ -72,7 +84,9 @@ export async function clearAgentOptions(server: TmuxServer): Promise<number> {
   const { stdout } = await runTmuxCold(server, ["list-panes", "-a", "-F", "#{pane_id}"]);
   const args: string[] = [];
   for (const pane of stdout.split("\n").filter((p) => p !== "")) {
-    const shown = await runTmuxCold(server, ["show-options", "-p", "-t", pane], { allowFailure: true });
+    const shown = await runTmuxCold(server, ["show-options", "-p", "-t", pane], {
+      allowFailure: true,
+    });
     for (const line of shown.stdout.split("\n")) {
       const name = /^(@agent_[A-Za-z0-9_]+)\b/.exec(line)?.[1];
       if (name) args.push(...(args.length ? [";"] : []), "set-option", "-pu", "-t", pane, name);

@@ -34,6 +34,7 @@ const FIXED_FIELDS = [
   "pane_active",
   "window_active",
   "socket_path",
+  "@tma_last_poll",
   "@agent_summary",
   "@agent_session_summary",
   "pane_current_path",
@@ -107,6 +108,7 @@ export function parsePaneLines(stdout: string): PaneFacts[] {
       active: field("pane_active") === "1",
       windowActive: field("window_active") === "1",
       socketPath: field("socket_path"),
+      lastPollMs: Number(field("@tma_last_poll")) || 0,
       options,
       rollups: {
         "@agent_summary": field("@agent_summary") || undefined,

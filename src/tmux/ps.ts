@@ -35,7 +35,10 @@ const PS_ARGS = [
 export async function snapshotProcesses(): Promise<ProcessInfo[]> {
   let result;
   try {
-    result = await spawnWithDeadline("ps", PS_ARGS, { timeoutMs: PS_TIMEOUT_MS, env: { LC_ALL: "C" } });
+    result = await spawnWithDeadline("ps", PS_ARGS, {
+      timeoutMs: PS_TIMEOUT_MS,
+      env: { LC_ALL: "C" },
+    });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       throw new TmaError("process walk failed: ps is not installed");
@@ -71,7 +74,9 @@ export function parsePsOutput(text: string): ProcessInfo[] {
     let args = line.slice(argsStart).trim();
     // A comm longer than its column (macOS prints paths) pushes args right:
     // fall back to the first token of the rest.
-    if (line.length > commStart && line[argsStart - 1] !== " " && line[argsStart - 1] !== undefined) {
+    if (
+      line.length > commStart && line[argsStart - 1] !== " " && line[argsStart - 1] !== undefined
+    ) {
       const rest = line.slice(commStart).trim();
       const space = rest.indexOf(" ");
       comm = space < 0 ? rest : rest.slice(0, space);

@@ -15,10 +15,12 @@ export interface ChildOutput {
 export interface SpawnOptions {
   timeoutMs: number;
   env?: Record<string, string>;
+  /** Text written to the child's stdin (closed otherwise). */
+  stdin?: string;
 }
 
 /**
- * Runs `command` with `args`, stdin closed. Resolves "timeout" (after a
+ * Runs `command` with `args`, stdin closed unless `options.stdin` is given. Resolves "timeout" (after a
  * SIGKILL) when the deadline passes; rethrows spawn errors such as NotFound.
  */
 export async function spawnWithDeadline(
@@ -28,11 +30,17 @@ export async function spawnWithDeadline(
 ): Promise<ChildOutput | "timeout"> {
   const child = new Deno.Command(command, {
     args: [...args],
-    stdin: "null",
+    stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
     env: options.env,
   }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    // A child that exits early closes its stdin; its status tells the rest.
+    await writer.write(new TextEncoder().encode(options.stdin)).catch(() => undefined);
+    await writer.close().catch(() => undefined);
+  }
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), options.timeoutMs);

@@ -2,7 +2,7 @@
  * The guarded writer: the only way tma writes options (P1, P2, R12).
  *
  * A chain is a list of option writes for one pane that commit or hold as a
- * whole. Its guard is a tmux format condition evaluated once, server side,
+ * whole. All chains of a cycle go to tmux in one process, one line each. Its guard is a tmux format condition evaluated once, server side,
  * against the values as they were before the chain: the first command stores
  * the verdict in `@tma_guard`, every write keeps the old value unless that
  * flag is set, and a final `display-message` reports the verdict back. tmux
@@ -11,7 +11,7 @@
  * @module
  */
 import type { OptionWrite } from "../core/stamp.ts";
-import { runTmux, type TmuxServer } from "./exec.ts";
+import { runTmuxScript, type TmuxServer } from "./exec.ts";
 
 export type { OptionWrite };
 
@@ -100,47 +100,18 @@ export async function writeChains(
   const live = chains.filter((chain) => chain.writes.length > 0);
   if (live.length === 0) return committed;
   const nonce = crypto.randomUUID();
-  for (const batch of batchesUnder(live, (chain) => chainArgs(chain, `${nonce}:0`))) {
-    const args = batch.flatMap((chain, i) =>
-      (i === 0 ? [] : [";"]).concat(chainArgs(chain, `${nonce}:${i}`))
-    );
-    const result = await runTmux(server, args, { allowFailure: true });
-    if (result.code === 0) {
-      readVerdicts(result.stdout, nonce, batch, committed);
-      continue;
-    }
-    for (const chain of batch) {
-      const single = await runTmux(server, chainArgs(chain, `${nonce}:0`), { allowFailure: true });
-      if (single.code === 0) readVerdicts(single.stdout, nonce, [chain], committed);
-      else committed.set(chain.pane, false);
-    }
+  // One line per chain: a pane that vanished fails only its own line.
+  const result = await runTmuxScript(
+    server,
+    live.map((chain, i) => chainArgs(chain, `${nonce}:${i}`)),
+  );
+  readVerdicts(result.stdout, nonce, live, committed);
+  if (result.code !== 0) {
+    // An unguarded chain prints nothing, so a failed run cannot tell which
+    // of them ran: report those as not committed.
+    for (const chain of live) if (chain.guard === undefined) committed.set(chain.pane, false);
   }
   return committed;
-}
-
-/**
- * tmux refuses a command line longer than its message size (16 KiB, "command
- * too long"), so a batch is split into runs whose arguments stay well under.
- */
-export const MAX_BATCH_BYTES = 12_000;
-
-/** Splits items into consecutive batches whose argument bytes stay under the limit. */
-export function batchesUnder<T>(items: readonly T[], argsOf: (item: T) => string[]): T[][] {
-  const batches: T[][] = [];
-  let current: T[] = [];
-  let bytes = 0;
-  for (const item of items) {
-    const size = argsOf(item).reduce((n, arg) => n + new TextEncoder().encode(arg).length + 1, 2);
-    if (current.length > 0 && bytes + size > MAX_BATCH_BYTES) {
-      batches.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(item);
-    bytes += size;
-  }
-  if (current.length > 0) batches.push(current);
-  return batches;
 }
 
 function readVerdicts(

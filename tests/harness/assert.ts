@@ -27,7 +27,10 @@ export function assertMatch(text: string, pattern: RegExp, message?: string): vo
 
 /** Fails unless `text` includes `part`. */
 export function assertStringIncludes(text: string, part: string, message?: string): void {
-  nodeAssert.ok(text.includes(part), message ?? `expected ${JSON.stringify(text)} to include ${JSON.stringify(part)}`);
+  nodeAssert.ok(
+    text.includes(part),
+    message ?? `expected ${JSON.stringify(text)} to include ${JSON.stringify(part)}`,
+  );
 }
 
 /** Fails unless `fn` throws an instance of `type`; returns the error. */

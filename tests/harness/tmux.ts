@@ -198,7 +198,8 @@ export class ScratchTmux {
       exit: async () => {
         await send("exit");
         await this.waitFor(async () => {
-          const cmd = (await this.tmux("display", "-p", "-t", pane, "#{pane_current_command}")).trim();
+          const cmd = (await this.tmux("display", "-p", "-t", pane, "#{pane_current_command}"))
+            .trim();
           return cmd !== name;
         });
       },
@@ -215,7 +216,9 @@ export class ScratchTmux {
     const plain = screen.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, "");
     const last = plain.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim() !== "").pop();
     if (!last) return;
-    await this.waitFor(async () => (await this.tmux("capture-pane", "-p", "-t", pane)).includes(last));
+    await this.waitFor(async () =>
+      (await this.tmux("capture-pane", "-p", "-t", pane)).includes(last)
+    );
   }
 
   /** Polls `check` every 25 ms for up to 5 s. */

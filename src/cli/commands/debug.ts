@@ -37,7 +37,11 @@ function requirePane(pane: string | undefined, sub: string): string {
 }
 
 async function cycleFor(ctx: CommandContext, pane: string) {
-  const [server, config, manifests] = await Promise.all([ctx.server(), ctx.config(), ctx.manifests()]);
+  const [server, config, manifests] = await Promise.all([
+    ctx.server(),
+    ctx.config(),
+    ctx.manifests(),
+  ]);
   const result = await runCycle({
     server,
     models: manifests.models,
@@ -84,7 +88,9 @@ async function explain(ctx: CommandContext, pane: string, json: boolean): Promis
   if (outcome?.prior.source === "hook" && outcome.prior.state) {
     evidence.push({
       source: "hook",
-      claim: outcome.prior.detail ? `${outcome.prior.state}/${outcome.prior.detail}` : outcome.prior.state,
+      claim: outcome.prior.detail
+        ? `${outcome.prior.state}/${outcome.prior.detail}`
+        : outcome.prior.state,
       at: outcome.prior.evidenceAt,
       meta: null,
     });
@@ -92,7 +98,9 @@ async function explain(ctx: CommandContext, pane: string, json: boolean): Promis
   if (reading?.best) {
     evidence.push({
       source: "capture",
-      claim: reading.best.detail ? `${reading.best.state}/${reading.best.detail}` : reading.best.state,
+      claim: reading.best.detail
+        ? `${reading.best.state}/${reading.best.detail}`
+        : reading.best.state,
       at: ctx.now(),
       meta: reading.best.label,
     });
@@ -151,7 +159,9 @@ async function explain(ctx: CommandContext, pane: string, json: boolean): Promis
   }
   const lines = [
     `pane ${doc.pane} (${doc.locator}) command ${doc.command} title ${JSON.stringify(doc.title)}`,
-    `agent: ${doc.agent ?? "none"} (${doc.identity_source ?? "-"}), foreground: ${doc.foreground_is_agent}` +
+    `agent: ${doc.agent ?? "none"} (${
+      doc.identity_source ?? "-"
+    }), foreground: ${doc.foreground_is_agent}` +
     (doc.out_of_scope_kind ? `, out of scope: ${doc.out_of_scope_kind}` : "") +
     (doc.ignored ? ", ignored" : "") + (doc.scrolled ? ", scrolled" : ""),
     ...doc.rules.map((r) =>
@@ -159,7 +169,9 @@ async function explain(ctx: CommandContext, pane: string, json: boolean): Promis
       `priority ${r.priority} ${r.region}${r.skip_state_update ? " (history view)" : ""}`
     ),
     verdict
-      ? `verdict: ${verdict.action} ${verdict.state ?? ""}${verdict.detail ? `/${verdict.detail}` : ""} — ${verdict.reason}`
+      ? `verdict: ${verdict.action} ${verdict.state ?? ""}${
+        verdict.detail ? `/${verdict.detail}` : ""
+      } — ${verdict.reason}`
       : "verdict: none",
   ];
   ctx.out(`${lines.join("\n")}\n`);
@@ -180,7 +192,12 @@ async function readInput(path: string | undefined, what: string): Promise<string
 async function classify(ctx: CommandContext, args: ParsedArgs): Promise<number> {
   const text = await readInput(args.positionals[1], "classify");
   const { parseScreenFile } = await import("../../core/rules/screen_file.ts");
-  let screen = { agent: undefined as string | undefined, title: "", height: null as number | null, capture: text };
+  let screen = {
+    agent: undefined as string | undefined,
+    title: "",
+    height: null as number | null,
+    capture: text,
+  };
   if (text.startsWith("# ")) {
     const file = parseScreenFile(text, args.positionals[1]);
     screen = { agent: file.agent, title: file.title, height: file.height, capture: file.capture };
@@ -221,7 +238,9 @@ async function redact(ctx: CommandContext, args: ParsedArgs): Promise<number> {
     try {
       return new RegExp(source, "gu");
     } catch (error) {
-      throw new UsageError(`--pattern ${JSON.stringify(source)} is not a valid regex: ${(error as Error).message}`);
+      throw new UsageError(
+        `--pattern ${JSON.stringify(source)} is not a valid regex: ${(error as Error).message}`,
+      );
     }
   });
   const { redact } = await import("../../core/redact.ts");

@@ -9,7 +9,11 @@ import { selectorFrom } from "../selector_flags.ts";
 /** Lists agent panes: tab-separated lines, or the schema-1 document with `--json`. */
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
   const selector = selectorFrom(args.flags);
-  const [server, config, manifests] = await Promise.all([ctx.server(), ctx.config(), ctx.manifests()]);
+  const [server, config, manifests] = await Promise.all([
+    ctx.server(),
+    ctx.config(),
+    ctx.manifests(),
+  ]);
   const { rows, cycle } = await listAgents({
     server,
     config,

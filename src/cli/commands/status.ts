@@ -1,6 +1,12 @@
 /** `tma status` (C20-C23): the ambient driver of the polling tier. @module */
 import { needsGit } from "../../core/selector.ts";
-import { countClasses, renderJson, renderPlain, renderProm, renderTmux } from "../../core/status_render.ts";
+import {
+  countClasses,
+  renderJson,
+  renderPlain,
+  renderProm,
+  renderTmux,
+} from "../../core/status_render.ts";
 import { listAgents } from "../../runtime/listing.ts";
 import { type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
@@ -11,7 +17,11 @@ import { selectorFrom } from "../selector_flags.ts";
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
   const selector = selectorFrom(args.flags);
   const format = stringFlag(args.flags, "format") ?? "tmux";
-  const [server, config, manifests] = await Promise.all([ctx.server(), ctx.config(), ctx.manifests()]);
+  const [server, config, manifests] = await Promise.all([
+    ctx.server(),
+    ctx.config(),
+    ctx.manifests(),
+  ]);
   const { rows, cycle } = await listAgents({
     server,
     config,
@@ -19,6 +29,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     now: ctx.now,
     selector,
     git: needsGit(selector),
+    stampedeGuard: true,
   });
   reportTiming(ctx, cycle.stats);
   const counts = countClasses(rows);

@@ -59,7 +59,9 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   if (!issue) return "invalid";
   if (issue.code === "unrecognized_keys") {
     const where = issue.path.length > 0 ? `in [${issue.path.map(String).join(".")}] ` : "";
-    return `unknown key ${where}${issue.keys.map((k) => `"${k}"`).join(", ")}: remove it or check its spelling`;
+    return `unknown key ${where}${
+      issue.keys.map((k) => `"${k}"`).join(", ")
+    }: remove it or check its spelling`;
   }
   return `${tomlKeyPath(issue.path)}: ${issue.message}`;
 }
