@@ -1,0 +1,71 @@
+// tma:managed-file pi-extension v1: written by `tma install-hooks pi`.
+// tma rewrites this file on install and deletes it on uninstall, so a hand
+// edit is lost; copy it under another name to customise it.
+//
+// It tells tma what pi is doing (features.md I59, I60, I64): each event
+// becomes `tma-hook pi <event>` with `{"session_id": …}` on stdin, spawned
+// fire-and-forget; on agent_settled it also sends `tma-hook pi context` with
+// ctx.getContextUsage(). It does nothing outside tmux (no TMUX_PANE) and
+// never blocks pi.
+import { spawn } from "node:child_process";
+import process from "node:process";
+
+const WRAPPER = "@@TMA_WRAPPER@@";
+
+/** Spawns the wrapper with the payload on stdin and does not wait for it. */
+function forward(event, payload) {
+  if (!process.env.TMUX_PANE) return;
+  try {
+    const child = spawn(WRAPPER, ["pi", event], {
+      stdio: ["pipe", "ignore", "ignore"],
+      detached: true,
+    });
+    child.on("error", () => {});
+    child.stdin.on("error", () => {});
+    child.stdin.end(JSON.stringify(payload));
+    child.unref();
+  } catch {
+    // A missing or broken wrapper must never break pi.
+  }
+}
+
+/** pi's events carry no session id; the session manager has it. */
+function sessionOf(ctx) {
+  try {
+    const id = ctx && ctx.sessionManager && ctx.sessionManager.getSessionId();
+    return typeof id === "string" && id !== "" ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const STATE_EVENTS = [
+  "session_start",
+  "before_agent_start",
+  "tool_execution_start",
+  "session_shutdown",
+];
+
+/** The extension: pi calls it once with its ExtensionAPI. */
+export default function tma(pi) {
+  if (!process.env.TMUX_PANE) return;
+  for (const name of STATE_EVENTS) {
+    pi.on(name, (_event, ctx) => {
+      forward(name, { session_id: sessionOf(ctx) });
+    });
+  }
+  pi.on("agent_settled", (_event, ctx) => {
+    const sessionId = sessionOf(ctx);
+    forward("agent_settled", { session_id: sessionId });
+    let usage;
+    try {
+      usage = ctx && typeof ctx.getContextUsage === "function" ? ctx.getContextUsage() : undefined;
+    } catch {
+      usage = undefined;
+    }
+    // No model or window known: pi omits the object and there is nothing to stamp.
+    if (usage !== undefined && usage !== null) {
+      forward("context", { session_id: sessionId, context_usage: usage });
+    }
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * The six agents `install-hooks` wires and, per agent, the events it writes
+ * (features.md I11, I23-I25, I33-I35, I41-I42, I51-I52, I59-I60). The
+ * bundled manifests map these events; a test keeps the two lists in step.
+ * @module
+ */
+
+/** Agents in the order `--check` reports them. */
+export const AGENT_NAMES = ["claude", "codex", "gemini", "cursor", "opencode", "pi"] as const;
+
+/** One agent name. */
+export type AgentName = (typeof AGENT_NAMES)[number];
+
+/** Whether `name` is an agent install-hooks knows. */
+export function isAgentName(name: string): name is AgentName {
+  return (AGENT_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * Claude Code's `settings.json` events (I11). `PermissionRequest` is never
+ * async; `Notification` carries no matcher so every type reaches tma.
+ */
+export const CLAUDE_EVENTS: readonly string[] = [
+  "SessionStart",
+  "SessionEnd",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PermissionRequest",
+  "Notification",
+  "Stop",
+  "SubagentStart",
+  "SubagentStop",
+];
+
+/**
+ * Codex's `hooks.json` events (I25), plus `Interrupt`, which the bundled
+ * manifest maps (Codex fires it on Esc mid-turn and sends no `Stop`).
+ */
+export const CODEX_EVENTS: readonly string[] = [
+  "SessionStart",
+  "SessionEnd",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PermissionRequest",
+  "Stop",
+  "Interrupt",
+  "SubagentStart",
+  "SubagentStop",
+];
+
+/** Codex's `notify` program is called with this event name. */
+export const CODEX_NOTIFY_EVENT = "notify";
+
+/**
+ * Gemini's `settings.json` events (I35). `BeforeModel`/`AfterModel` are
+ * deliberately not wired: they race `AfterAgent`.
+ */
+export const GEMINI_EVENTS: readonly string[] = [
+  "SessionStart",
+  "SessionEnd",
+  "BeforeAgent",
+  "AfterAgent",
+  "BeforeTool",
+  "AfterTool",
+  "Notification",
+  "SubagentStart",
+  "SubagentStop",
+];
+
+/** Cursor's `hooks.json` events (I52). No permission or subagent hooks exist. */
+export const CURSOR_EVENTS: readonly string[] = [
+  "sessionStart",
+  "sessionEnd",
+  "beforeSubmitPrompt",
+  "preToolUse",
+  "postToolUse",
+  "postToolUseFailure",
+  "stop",
+];
+
+/** Tokens the OpenCode plugin forwards (I42); the manifest maps the first five. */
+export const OPENCODE_TOKENS: readonly string[] = [
+  "session-start",
+  "user-prompt-submit",
+  "stop",
+  "permission-required",
+  "question-required",
+  "permission-replied",
+  "question-replied",
+];
+
+/** Events the pi extension forwards (I60), plus `context` (I64). */
+export const PI_EVENTS: readonly string[] = [
+  "session_start",
+  "before_agent_start",
+  "tool_execution_start",
+  "agent_settled",
+  "session_shutdown",
+  "context",
+];
+
+/** Agents whose `statusLine` carries the context shim by default (I7). */
+export const STATUSLINE_AGENTS: readonly AgentName[] = ["claude", "cursor"];

@@ -1,0 +1,176 @@
+/**
+ * The Claude-shape `hooks` block (I11, I23, I33): Claude Code's
+ * `settings.json`, Codex's `hooks.json` and Gemini's `settings.json` all
+ * hold `{"hooks": {"<Event>": [{"hooks": [{"type": "command", "command":
+ * "…"}]}]}}`. tma adds one group per event with no matcher (the manifest
+ * applies matchers) and never `async` (Claude's `PermissionRequest` must
+ * stamp the pane before the dialog draws).
+ * @module
+ */
+import { InstallError } from "./errors.ts";
+import { hookCommand, parseHookCommand } from "./hook_command.ts";
+import {
+  insertValue,
+  type JsonDoc,
+  nodeAt,
+  parseDoc,
+  removeValue,
+  replaceValue,
+  valueAt,
+} from "./json_doc.ts";
+import type { Wiring, WiringReport } from "./wiring.ts";
+
+/** One tma command found in a Claude-shape hooks block. */
+interface Found {
+  event: string;
+  group: number;
+  hook: number;
+  command: string;
+  /** The event argument of the command (normally `event`). */
+  argEvent: string;
+  async: boolean;
+  matcher: unknown;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Every tma entry for `agent`, in document order. */
+function findEntries(doc: JsonDoc, agent: string): Found[] {
+  const hooks = valueAt(doc, ["hooks"]);
+  if (hooks === undefined) return [];
+  if (!isObject(hooks)) {
+    throw new InstallError(
+      `${doc.path}: "hooks" is not an object; fix it by hand (tma left the file untouched)`,
+      doc.path,
+    );
+  }
+  const found: Found[] = [];
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((group, g) => {
+      if (!isObject(group) || !Array.isArray(group.hooks)) return;
+      group.hooks.forEach((hook, h) => {
+        if (!isObject(hook) || typeof hook.command !== "string") return;
+        const parsed = parseHookCommand(hook.command);
+        if (parsed?.agent !== agent) return;
+        found.push({
+          event,
+          group: g,
+          hook: h,
+          command: hook.command,
+          argEvent: parsed.event,
+          async: hook.async === true,
+          matcher: group.matcher,
+        });
+      });
+    });
+  }
+  return found;
+}
+
+/** Removes one hook entry, then every container it leaves empty. */
+function removeEntry(text: string, entry: Found): string {
+  const groupPath = ["hooks", entry.event, entry.group];
+  let out = removeValue(text, [...groupPath, "hooks", entry.hook]);
+  const check = (t: string, p: (string | number)[]) => {
+    const v = valueAt(parseDoc("", t), p);
+    return (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
+  };
+  if (check(out, [...groupPath, "hooks"])) {
+    const group = valueAt(parseDoc("", out), groupPath);
+    // A group that only carried tma's hook (and maybe a matcher) goes too.
+    if (isObject(group) && Object.keys(group).every((k) => k === "hooks" || k === "matcher")) {
+      out = removeValue(out, groupPath);
+    }
+  }
+  if (check(out, ["hooks", entry.event])) out = removeValue(out, ["hooks", entry.event]);
+  if (check(out, ["hooks"])) out = removeValue(out, ["hooks"]);
+  return out;
+}
+
+function newGroup(command: string): unknown {
+  return { hooks: [{ type: "command", command }] };
+}
+
+/**
+ * Writes tma's entries into a Claude-shape settings text: one group per
+ * missing event, an older wrapper path repointed in place, duplicates
+ * dropped, an `async` flag on tma's entry removed. Re-running on its own
+ * output returns the same text.
+ *
+ * ```ts
+ * installClaudeHooks("{}\n", "/h/settings.json", { agent: "claude", events: ["Stop"], wrapperRef: "/b/tma-hook" });
+ * ```
+ */
+export function installClaudeHooks(text: string, path: string, wiring: Wiring): string {
+  let doc = parseDoc(path, text);
+  findEntries(doc, wiring.agent); // refuses a "hooks" that is not an object
+  let out = doc.text;
+  if (nodeAt(doc, ["hooks"]) === undefined) out = insertValue(out, ["hooks"], {});
+  for (const event of wiring.events) {
+    const desired = hookCommand(wiring.wrapperRef, wiring.agent, event);
+    doc = parseDoc(path, out);
+    const list = valueAt(doc, ["hooks", event]);
+    if (list === undefined) {
+      out = insertValue(out, ["hooks", event], [newGroup(desired)]);
+      continue;
+    }
+    if (!Array.isArray(list)) {
+      throw new InstallError(
+        `${path}: "hooks.${event}" is not an array; fix it by hand (tma left the file untouched)`,
+        path,
+      );
+    }
+    const mine = findEntries(doc, wiring.agent).filter((f) =>
+      f.event === event && f.argEvent === event
+    );
+    if (mine.length === 0) {
+      out = insertValue(out, ["hooks", event, -1], newGroup(desired));
+      continue;
+    }
+    // Duplicates go first (from the back, so earlier indexes stay valid).
+    for (const extra of mine.slice(1).reverse()) out = removeEntry(out, extra);
+    const keep = mine[0];
+    const base = ["hooks", event, keep.group, "hooks", keep.hook];
+    if (keep.command !== desired) out = replaceValue(out, [...base, "command"], desired);
+    if (keep.async) out = removeValue(out, [...base, "async"]);
+  }
+  return out;
+}
+
+/** Removes every tma entry for the agent (any event, any wrapper path). */
+export function uninstallClaudeHooks(text: string, path: string, agent: string): string {
+  const doc = parseDoc(path, text);
+  let out = doc.text;
+  // From the back, so the indexes of the entries still to remove stay valid.
+  for (const entry of findEntries(doc, agent).reverse()) out = removeEntry(out, entry);
+  return out === doc.text ? text : out;
+}
+
+/** Reads how far a Claude-shape text is wired. */
+export function inspectClaudeHooks(text: string, path: string, wiring: Wiring): WiringReport {
+  const doc = parseDoc(path, text);
+  const entries = findEntries(doc, wiring.agent);
+  const report: WiringReport = {
+    current: [],
+    stale: [],
+    missing: [],
+    problems: [],
+    anyTma: entries.length > 0,
+  };
+  for (const event of wiring.events) {
+    const desired = hookCommand(wiring.wrapperRef, wiring.agent, event);
+    const mine = entries.filter((f) => f.event === event && f.argEvent === event);
+    if (mine.some((f) => f.command === desired)) report.current.push(event);
+    else if (mine.length > 0) report.stale.push(event);
+    else report.missing.push(event);
+    if (mine.length > 1) report.problems.push(`${event} is wired ${mine.length} times`);
+    if (mine.some((f) => f.async)) report.problems.push(`${event} entry is async (it must not be)`);
+    if (mine.some((f) => typeof f.matcher === "string" && f.matcher !== "" && f.matcher !== "*")) {
+      report.problems.push(`${event} entry sits under a matcher (tma applies its own)`);
+    }
+  }
+  return report;
+}

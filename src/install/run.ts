@@ -1,0 +1,391 @@
+/**
+ * `tma install-hooks` (C76-C83): wires an agent's own config files to tma,
+ * checks the wiring, or removes it. Every run plans first (reading only),
+ * prints a unified diff of every file it would change and the tmux hooks it
+ * would set, asks on a terminal (`--yes` skips the question; a non-terminal
+ * without it declines and writes nothing), then writes atomically.
+ * @module
+ */
+import { UsageError } from "../core/errors.ts";
+import type { EnvReader } from "../runtime/paths.ts";
+import type { TmuxServer } from "../tmux/exec.ts";
+import { TmuxNoServerError, TmuxNotInstalledError, TmuxTimeoutError } from "../tmux/errors.ts";
+import { clearAgentOptions } from "../tmux/hooks.ts";
+import {
+  type AgentEnv,
+  type AgentPlan,
+  inspectAgent,
+  isWired,
+  planInstall,
+  planUninstall,
+} from "./agent_files.ts";
+import { AGENT_NAMES, type AgentName, isAgentName, STATUSLINE_AGENTS } from "./agents.ts";
+import {
+  applyChange,
+  describeChange,
+  exists,
+  type FileChange,
+  isChange,
+  readOrNull,
+} from "./files.ts";
+import type { Launcher } from "./launcher.ts";
+import type { InstallPaths } from "./paths.ts";
+import {
+  parseStatuslineState,
+  renderStatuslineState,
+  STATUSLINE_STATE_FILE,
+  type StatuslineState,
+} from "./statusline_state.ts";
+import {
+  applyAttentionHooks,
+  checkAttentionHooks,
+  durableRecipe,
+  planAttentionHooks,
+  type TmuxPlan,
+} from "./tmux_hooks.ts";
+import { resolveWrapperRef, wrapperChange, type WrapperStyle, wrapperText } from "./wrapper.ts";
+
+/** What the user asked for (flags of C76-C83). */
+export interface InstallHooksRequest {
+  agent?: string;
+  check: boolean;
+  uninstall: boolean;
+  all: boolean;
+  yes: boolean;
+  /** `true` for `--statusline`, `false` for `--no-statusline`, else the recorded choice. */
+  statusline?: boolean;
+  /** `--wrapper-ref`, which beats `[install] wrapper_ref`. */
+  wrapperRef?: WrapperStyle;
+}
+
+/** What the command runs against; the CLI builds the real one, tests their own. */
+export interface InstallHooksDeps {
+  paths: InstallPaths;
+  launcher: Launcher;
+  /** `[install] wrapper_ref` from config.toml. */
+  configWrapperRef: WrapperStyle;
+  env: EnvReader;
+  /** The tmux server the hooks go to. */
+  server(): Promise<TmuxServer>;
+  out(text: string): void;
+  err(text: string): void;
+  /** Asks yes/no on a terminal; absent when stdin is not a terminal. */
+  confirm?: (question: string) => Promise<boolean>;
+}
+
+/** Exit codes of install-hooks: 0 done or wired, 1 declined, refused or incomplete. */
+const OK = 0;
+const INCOMPLETE = 1;
+
+function validate(request: InstallHooksRequest): AgentName | undefined {
+  const { agent } = request;
+  if (agent !== undefined && !isAgentName(agent)) {
+    throw new UsageError(`unknown agent "${agent}" (one of ${AGENT_NAMES.join(", ")})`);
+  }
+  if (request.all && agent !== undefined) {
+    throw new UsageError(`--all acts on every wired agent; do not also name one ("${agent}")`);
+  }
+  if (request.check && request.uninstall) {
+    throw new UsageError("--check and --uninstall exclude each other");
+  }
+  if (!agent && !request.all && !request.check) {
+    throw new UsageError(`name an agent (${AGENT_NAMES.join(", ")}), or pass --all or --check`);
+  }
+  return agent as AgentName | undefined;
+}
+
+function agentEnv(deps: InstallHooksDeps, wrapperRef: string): AgentEnv {
+  return { paths: deps.paths, wrapperRef, launcher: deps.launcher, read: readOrNull, exists };
+}
+
+async function wiredAgents(env: AgentEnv): Promise<AgentName[]> {
+  const wired: AgentName[] = [];
+  for (const agent of AGENT_NAMES) if (await isWired(agent, env)) wired.push(agent);
+  return wired;
+}
+
+/** Reads the tmux plan, or says why the server's hooks are skipped. */
+async function tmuxPlan(
+  deps: InstallHooksDeps,
+  remove: boolean,
+): Promise<{ server?: TmuxServer; plan?: TmuxPlan; skipped?: string }> {
+  try {
+    const server = await deps.server();
+    const plan = await planAttentionHooks(server, {
+      launcher: deps.launcher,
+      configDir: deps.paths.configDir,
+      remove,
+    });
+    return { server, plan };
+  } catch (error) {
+    if (
+      error instanceof TmuxNoServerError || error instanceof TmuxNotInstalledError ||
+      error instanceof TmuxTimeoutError
+    ) {
+      return { skipped: `tmux hooks skipped: ${error.message}` };
+    }
+    throw error;
+  }
+}
+
+/** Prints the plan and asks. Returns whether to go ahead. */
+async function preview(
+  deps: InstallHooksDeps,
+  changes: FileChange[],
+  tmux: TmuxPlan | undefined,
+  yes: boolean,
+): Promise<boolean> {
+  for (const change of changes) deps.out(describeChange(change));
+  for (const step of tmux?.steps ?? []) deps.out(`${step.describe}\n`);
+  if (yes) return true;
+  if (!deps.confirm) {
+    deps.err(
+      "tma: not a terminal, so nothing was written; rerun with --yes to apply the changes above\n",
+    );
+    return false;
+  }
+  const go = await deps.confirm("Apply these changes? [y/N] ");
+  if (!go) deps.err("tma: declined; nothing was written\n");
+  return go;
+}
+
+function statuslineChoice(
+  agent: AgentName,
+  request: InstallHooksRequest,
+  recorded: StatuslineState,
+): boolean {
+  if (request.statusline !== undefined) return request.statusline;
+  return recorded[agent] !== "opted-out";
+}
+
+async function statusStateChange(
+  deps: InstallHooksDeps,
+  update: (state: StatuslineState) => void,
+): Promise<{ change: FileChange; state: StatuslineState }> {
+  const path = `${deps.paths.configDir}/${STATUSLINE_STATE_FILE}`;
+  const before = await readOrNull(path);
+  const state = parseStatuslineState(before, path);
+  update(state);
+  return { change: { path, before, after: renderStatuslineState(state), backup: false }, state };
+}
+
+async function install(
+  deps: InstallHooksDeps,
+  request: InstallHooksRequest,
+  agents: AgentName[],
+): Promise<number> {
+  const style = request.wrapperRef ?? deps.configWrapperRef;
+  const ref = await resolveWrapperRef({
+    style,
+    wrapperPath: deps.paths.wrapper,
+    env: deps.env,
+    strict: true,
+  });
+  for (const warning of ref.warnings) deps.err(`tma: warning: ${warning}\n`);
+  const env = agentEnv(deps, ref.ref);
+  const recordedPath = `${deps.paths.configDir}/${STATUSLINE_STATE_FILE}`;
+  const recorded = parseStatuslineState(await readOrNull(recordedPath), recordedPath);
+  const plans: AgentPlan[] = [];
+  for (const agent of agents) {
+    plans.push(
+      await planInstall(agent, env, { statusline: statuslineChoice(agent, request, recorded) }),
+    );
+  }
+  const { change: stateChange } = await statusStateChange(deps, (state) => {
+    for (const agent of agents) {
+      if (!STATUSLINE_AGENTS.includes(agent)) continue;
+      state[agent] = statuslineChoice(agent, request, recorded) ? "installed" : "opted-out";
+    }
+  });
+  const changes = [
+    ...plans.flatMap((p) => p.changes),
+    wrapperChange(deps.paths.wrapper, await readOrNull(deps.paths.wrapper)),
+    stateChange,
+  ].filter(isChange);
+  const tmux = await tmuxPlan(deps, false);
+  const notes = plans.flatMap((p) => p.notes);
+  if (changes.length === 0 && (tmux.plan?.steps.length ?? 0) === 0) {
+    deps.out(`tma: ${agents.join(", ")} already wired; nothing to change\n`);
+    // Hooks a tmux.conf recipe re-added are recorded, so a restart reads "wiped".
+    if (tmux.server && tmux.plan) {
+      await applyAttentionHooks(tmux.server, tmux.plan, { launcher: deps.launcher, remove: false });
+    }
+  } else {
+    if (!(await preview(deps, changes, tmux.plan, request.yes))) return INCOMPLETE;
+    for (const change of changes) await applyChange(change);
+    if (tmux.server && tmux.plan) {
+      await applyAttentionHooks(tmux.server, tmux.plan, { launcher: deps.launcher, remove: false });
+    }
+    for (const change of changes) deps.out(`tma: wrote ${change.path}\n`);
+  }
+  await Deno.chmod(deps.paths.wrapper, 0o755).catch(() => undefined);
+  if (tmux.skipped) deps.out(`tma: ${tmux.skipped}; the files are installed anyway\n`);
+  for (const note of notes) deps.out(`note: ${note}\n`);
+  return OK;
+}
+
+async function uninstall(
+  deps: InstallHooksDeps,
+  request: InstallHooksRequest,
+  agents: AgentName[],
+): Promise<number> {
+  const style = request.wrapperRef ?? deps.configWrapperRef;
+  const ref = await resolveWrapperRef({
+    style,
+    wrapperPath: deps.paths.wrapper,
+    env: deps.env,
+    strict: false,
+  });
+  const env = agentEnv(deps, ref.ref);
+  const plans: AgentPlan[] = [];
+  for (const agent of agents) plans.push(await planUninstall(agent, env));
+  const { change: stateChange } = await statusStateChange(deps, (state) => {
+    // An opt-out outlives an uninstall, so a later install still honours it.
+    for (const agent of agents) if (state[agent] === "installed") delete state[agent];
+  });
+  const remaining = (await wiredAgents(env)).filter((a) => !agents.includes(a));
+  const last = remaining.length === 0;
+  const changes = [...plans.flatMap((p) => p.changes), stateChange];
+  let tmux: Awaited<ReturnType<typeof tmuxPlan>> = {};
+  if (last) {
+    const wrapper = await readOrNull(deps.paths.wrapper);
+    // Only the wrapper as this build ships it is removed; anything else is left.
+    if (wrapper !== null && wrapper === wrapperText()) {
+      changes.push({ path: deps.paths.wrapper, before: wrapper, after: null, backup: false });
+    }
+    tmux = await tmuxPlan(deps, true);
+  }
+  const real = changes.filter(isChange);
+  if (real.length === 0 && (tmux.plan?.steps.length ?? 0) === 0) {
+    deps.out(`tma: ${agents.join(", ")} carries no tma wiring; nothing to change\n`);
+    return OK;
+  }
+  if (!(await preview(deps, real, tmux.plan, request.yes))) return INCOMPLETE;
+  for (const change of real) await applyChange(change);
+  for (const change of real) {
+    deps.out(`tma: ${change.after === null ? "removed" : "wrote"} ${change.path}\n`);
+  }
+  if (last && tmux.server && tmux.plan) {
+    await applyAttentionHooks(tmux.server, tmux.plan, { launcher: deps.launcher, remove: true });
+    const cleared = await clearAgentOptions(tmux.server);
+    if (cleared > 0) deps.out(`tma: cleared ${cleared} @agent_* pane options\n`);
+    deps.out(
+      "tma: no agent is wired any more; if your tmux status-right runs `tma status`, remove it " +
+        "from your tmux.conf yourself\n",
+    );
+  }
+  return OK;
+}
+
+async function check(
+  deps: InstallHooksDeps,
+  request: InstallHooksRequest,
+  named: AgentName | undefined,
+): Promise<number> {
+  const style = request.wrapperRef ?? deps.configWrapperRef;
+  const ref = await resolveWrapperRef({
+    style,
+    wrapperPath: deps.paths.wrapper,
+    env: deps.env,
+    strict: false,
+  });
+  const env = agentEnv(deps, ref.ref);
+  const recordedPath = `${deps.paths.configDir}/${STATUSLINE_STATE_FILE}`;
+  const recorded = parseStatuslineState(await readOrNull(recordedPath), recordedPath);
+  const agents = named ? [named] : request.all ? await wiredAgents(env) : [...AGENT_NAMES];
+  let failed = false;
+  let wiredCount = 0;
+  for (const warning of ref.warnings) {
+    deps.out(`wrapper: ${warning}\n`);
+    failed = true;
+  }
+  const wrapper = await readOrNull(deps.paths.wrapper);
+  if (wrapper === null) {
+    failed = true;
+    deps.out(`wrapper: ${deps.paths.wrapper} is missing\n`);
+  } else {
+    const executable = ((await Deno.stat(deps.paths.wrapper)).mode ?? 0o755) & 0o111;
+    const current = wrapper === wrapperText();
+    if (!current || !executable) failed = true;
+    deps.out(
+      `wrapper: ${deps.paths.wrapper} ${
+        !current
+          ? "differs from this build's (rerun install-hooks)"
+          : !executable
+          ? "is not executable"
+          : "ok"
+      }\n`,
+    );
+  }
+  try {
+    const server = await deps.server();
+    const hooks = await checkAttentionHooks(server, {
+      launcher: deps.launcher,
+      configDir: deps.paths.configDir,
+    });
+    for (const hook of hooks) {
+      if (hook.status !== "present") failed = true;
+      deps.out(`tmux: ${hook.name}: ${hook.status} (${hook.detail})\n`);
+    }
+    if (hooks.some((hook) => hook.status === "wiped")) {
+      deps.out("tmux: to keep the hooks across server restarts, add to your tmux.conf:\n");
+      for (const line of durableRecipe(deps.launcher)) deps.out(`  ${line}\n`);
+    }
+  } catch (error) {
+    if (
+      !(error instanceof TmuxNoServerError || error instanceof TmuxNotInstalledError ||
+        error instanceof TmuxTimeoutError)
+    ) throw error;
+    deps.out(`tmux: not checked (${error.message})\n`);
+  }
+  for (const agent of agents) {
+    const expect = STATUSLINE_AGENTS.includes(agent)
+      ? statuslineChoice(agent, request, recorded)
+      : false;
+    const result = await inspectAgent(agent, env, {
+      statusline: expect,
+      recorded: recorded[agent],
+    });
+    deps.out(`${agent}: ${result.state === "absent" ? "not wired" : result.state}\n`);
+    if (result.state !== "absent") { for (const line of result.lines) deps.out(`  ${line}\n`); }
+    if (result.state === "wired") wiredCount++;
+    if (result.state === "incomplete" || (named && result.state !== "wired")) failed = true;
+  }
+  if (wiredCount === 0 && !named) {
+    failed = true;
+    deps.out("no agent is wired (run tma install-hooks AGENT)\n");
+  }
+  return failed ? INCOMPLETE : OK;
+}
+
+/**
+ * Runs install-hooks and returns the exit code (0 done/wired, 1 declined,
+ * refused or incomplete; usage errors throw `UsageError`, exit 2).
+ */
+export async function runInstallHooks(
+  request: InstallHooksRequest,
+  deps: InstallHooksDeps,
+): Promise<number> {
+  const named = validate(request);
+  if (request.check) return await check(deps, request, named);
+  let agents: AgentName[];
+  if (request.all) {
+    const style = request.wrapperRef ?? deps.configWrapperRef;
+    const ref = await resolveWrapperRef({
+      style,
+      wrapperPath: deps.paths.wrapper,
+      env: deps.env,
+      strict: false,
+    });
+    agents = await wiredAgents(agentEnv(deps, ref.ref));
+    if (agents.length === 0) {
+      deps.out("tma: no agent carries tma wiring; name one (tma install-hooks AGENT)\n");
+      return request.uninstall ? OK : INCOMPLETE;
+    }
+  } else {
+    agents = [named!];
+  }
+  return request.uninstall
+    ? await uninstall(deps, request, agents)
+    : await install(deps, request, agents);
+}
