@@ -46,6 +46,8 @@ const STATE_EVENTS = [
   "session_shutdown",
 ];
 
+const SETTLE_EVENTS = ["agent_settled", "agent_end"];
+
 /** The extension: pi calls it once with its ExtensionAPI. */
 export default function tma(pi) {
   if (!process.env.TMUX_PANE) return;
@@ -54,18 +56,24 @@ export default function tma(pi) {
       forward(name, { session_id: sessionOf(ctx) });
     });
   }
-  pi.on("agent_settled", (_event, ctx) => {
-    const sessionId = sessionOf(ctx);
-    forward("agent_settled", { session_id: sessionId });
-    let usage;
-    try {
-      usage = ctx && typeof ctx.getContextUsage === "function" ? ctx.getContextUsage() : undefined;
-    } catch {
-      usage = undefined;
-    }
-    // No model or window known: pi omits the object and there is nothing to stamp.
-    if (usage !== undefined && usage !== null) {
-      forward("context", { session_id: sessionId, context_usage: usage });
-    }
-  });
+  // The turn-settled event: `agent_settled` in the contract, `agent_end` in
+  // pi 0.73 (which has no agent_settled). Both are forwarded under their own
+  // names and both end a turn; tma counts one turn end once (D45).
+  for (const name of SETTLE_EVENTS) pi.on(name, (_event, ctx) => settled(name, ctx));
+}
+
+/** A turn settled: report idle, then the context usage pi computed. */
+function settled(name, ctx) {
+  const sessionId = sessionOf(ctx);
+  forward(name, { session_id: sessionId });
+  let usage;
+  try {
+    usage = ctx && typeof ctx.getContextUsage === "function" ? ctx.getContextUsage() : undefined;
+  } catch {
+    usage = undefined;
+  }
+  // No model or window known: pi omits the object and there is nothing to stamp.
+  if (usage !== undefined && usage !== null) {
+    forward("context", { session_id: sessionId, context_usage: usage });
+  }
 }

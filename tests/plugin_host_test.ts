@@ -244,6 +244,7 @@ Deno.test({
       const { pi, handlers } = piHost();
       (mod.default as (pi: unknown) => void)(pi);
       assertEquals([...handlers.keys()].sort(), [
+        "agent_end",
         "agent_settled",
         "before_agent_start",
         "session_shutdown",

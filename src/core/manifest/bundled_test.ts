@@ -356,6 +356,7 @@ Deno.test("I60: pi's extension events map", () => {
   deepStrictEqual(claimFor("pi", "before_agent_start"), working);
   deepStrictEqual(claimFor("pi", "tool_execution_start"), working);
   deepStrictEqual(claimFor("pi", "agent_settled"), idleTurnEnd);
+  deepStrictEqual(claimFor("pi", "agent_end"), idleTurnEnd);
   deepStrictEqual(claimFor("pi", "session_shutdown"), end);
 });
 
@@ -369,7 +370,7 @@ Deno.test("M13: turn_end rides only the turn-ending events", () => {
     cursor: ["stop"],
     gemini: ["AfterAgent"],
     opencode: ["stop"],
-    pi: ["agent_settled"],
+    pi: ["agent_settled", "agent_end"],
   });
 });
 

@@ -33,7 +33,9 @@ function loadFolder(folder: string): Fixture[] {
   let names: string[];
   try {
     names = [...Deno.readDirSync(dir)]
-      .filter((e) => e.isFile && e.name.endsWith(".txt"))
+      // Screen fixtures are named `<agent>_<state>[_<variant>]_w<width>.txt`;
+      // other files there (process trees) are not screens.
+      .filter((e) => e.isFile && /_w\d+\.txt$/.test(e.name))
       .map((e) => e.name)
       .sort();
   } catch (err) {
