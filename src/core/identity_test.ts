@@ -13,7 +13,7 @@ const profiles: AgentProfile[] = [
   {
     name: "gemini",
     processNames: ["node"],
-    titlePatterns: [/^◇  Ready /],
+    titlePatterns: [/^◇ {2}Ready /],
     argsPatterns: [/\/gemini-cli\/|\/bin\/gemini(\s|$)/],
   },
   {

@@ -5,6 +5,7 @@
  * server, tmux config or home (R22).
  * @module
  */
+import { stripAnsi } from "../../src/core/ansi.ts";
 import type { TmuxServer } from "../../src/tmux/exec.ts";
 
 const STANDIN = new URL("./standin.sh", import.meta.url).pathname;
@@ -213,7 +214,7 @@ export class ScratchTmux {
 
   /** Waits until the pane shows the last non-blank line of `screen`. */
   async settle(pane: string, screen: string): Promise<void> {
-    const plain = screen.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, "");
+    const plain = stripAnsi(screen);
     const last = plain.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim() !== "").pop();
     if (!last) return;
     await this.waitFor(async () =>

@@ -1,0 +1,127 @@
+/**
+ * Builds the single-file bundle `dist/tma.js` (U45): refreshes the embedded
+ * manifests and hooks, then runs `deno bundle` with every npm package inlined,
+ * so the file runs with `deno run --no-config` and no `deno.json` beside it.
+ *
+ * ```sh
+ * deno task bundle                    # writes dist/tma.js
+ * deno task bundle --output /tmp/t.js # somewhere else
+ * deno run --no-config --allow-read --allow-write --allow-env --allow-run \
+ *   --allow-net=127.0.0.1,localhost,[::1] --allow-sys=hostname dist/tma.js --version
+ * ```
+ * @module
+ */
+import { renderBundledAssets } from "./embed_assets.ts";
+
+const ROOT = new URL("../", import.meta.url);
+
+/** Where `deno task bundle` writes by default, relative to the repository root. */
+export const DEFAULT_BUNDLE_PATH = "dist/tma.js";
+
+/**
+ * The permission flags tma runs under, read from the `tma` task of deno.json,
+ * which is the one place they are written down: every `--allow-*` flag of
+ * that task, in order. Never `-A`.
+ *
+ * ```ts
+ * const flags = await documentedPermissions();
+ * // ["--allow-read", "--allow-write", ..., "--allow-sys=hostname"]
+ * ```
+ */
+export async function documentedPermissions(): Promise<string[]> {
+  const file = new URL("deno.json", ROOT);
+  const config: unknown = JSON.parse(await Deno.readTextFile(file));
+  const task = (config as { tasks?: Record<string, unknown> }).tasks?.tma;
+  if (typeof task !== "string") {
+    throw new Error(`${file.pathname}: tasks.tma is missing; it names tma's permissions`);
+  }
+  const flags = task.split(/\s+/).filter((word) => word.startsWith("--allow-"));
+  if (flags.length === 0) {
+    throw new Error(`${file.pathname}: tasks.tma carries no --allow-* flags`);
+  }
+  return flags;
+}
+
+/** Rewrites `src/assets/bundled.ts` from `manifests/` and `hooks/` (what `deno task embed` does). */
+export async function writeBundledAssets(): Promise<void> {
+  await Deno.writeTextFile(new URL("src/assets/bundled.ts", ROOT), await renderBundledAssets());
+}
+
+/** Options for {@link buildBundle}. */
+export interface BundleOptions {
+  /** The output file; relative paths are taken from the repository root. */
+  output?: string;
+  /** Skip refreshing `src/assets/bundled.ts` (a test that must not touch the tree). */
+  skipEmbed?: boolean;
+}
+
+/** What {@link buildBundle} wrote. */
+export interface BundleResult {
+  path: string;
+  bytes: number;
+}
+
+/**
+ * Bundles `mod.ts` into one JavaScript file with a `deno run` shebang line.
+ *
+ * ```ts
+ * const { path, bytes } = await buildBundle({ output: "/tmp/tma.js" });
+ * ```
+ */
+export async function buildBundle(options: BundleOptions = {}): Promise<BundleResult> {
+  if (!options.skipEmbed) await writeBundledAssets();
+  const url = new URL(options.output ?? DEFAULT_BUNDLE_PATH, ROOT);
+  const path = decodeURIComponent(url.pathname);
+  await Deno.mkdir(new URL(".", url), { recursive: true });
+  const out = await new Deno.Command(Deno.execPath(), {
+    // `--packages bundle` inlines the npm packages: the file needs no
+    // node_modules, no npm resolution and no deno.json when it runs.
+    args: ["bundle", "--quiet", "--platform", "deno", "--packages", "bundle", "-o", path, "mod.ts"],
+    cwd: ROOT.pathname,
+    stdin: "null",
+    stdout: "inherit",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    const detail = new TextDecoder().decode(out.stderr).trim();
+    throw new Error(`deno bundle failed (exit ${out.code}):\n${detail}`);
+  }
+  // A shebang makes the bundle executable as it is, under the same permissions.
+  const shebang = `#!/usr/bin/env -S deno run --no-config ${
+    (await documentedPermissions()).join(" ")
+  }\n`;
+  const body = await Deno.readTextFile(path);
+  await Deno.writeTextFile(path, body.startsWith("#!") ? body : shebang + body);
+  await Deno.chmod(path, 0o755);
+  return { path, bytes: (await Deno.stat(path)).size };
+}
+
+/** Formats a byte count as KiB or MiB with one decimal. */
+export function formatSize(bytes: number): string {
+  return bytes >= 1 << 20
+    ? `${(bytes / (1 << 20)).toFixed(1)} MiB`
+    : `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+/**
+ * Reads the one optional `--output PATH` (or `-o PATH`, `--output=PATH`) of a
+ * build script's command line.
+ */
+export function parseOutputFlag(args: readonly string[], usage: string): string | undefined {
+  if (args.length === 0) return undefined;
+  if (args.length === 1 && args[0].startsWith("--output=")) return args[0].slice(9);
+  if (args.length === 2 && (args[0] === "--output" || args[0] === "-o")) return args[1];
+  throw new Error(`unexpected arguments ${JSON.stringify(args)} (usage: ${usage})`);
+}
+
+if (import.meta.main) {
+  try {
+    const { path, bytes } = await buildBundle({
+      output: parseOutputFlag(Deno.args, "deno task bundle [--output PATH]"),
+    });
+    console.log(`bundled ${path} (${formatSize(bytes)})`);
+  } catch (error) {
+    console.error(`bundle: ${error instanceof Error ? error.message : String(error)}`);
+    Deno.exit(1);
+  }
+}

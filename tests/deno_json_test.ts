@@ -1,0 +1,87 @@
+/**
+ * deno.json agrees with the code and the documentation: one version, one
+ * entrypoint, and fine-grained permissions everywhere (never `-A`, U45).
+ * @module
+ */
+import { assert, assertEquals } from "./harness/assert.ts";
+import { ENGINE_VERSION } from "../src/core/version.ts";
+import { documentedPermissions } from "../scripts/bundle.ts";
+
+const ROOT = new URL("../", import.meta.url);
+
+interface DenoJson {
+  version?: unknown;
+  exports?: unknown;
+  tasks?: Record<string, unknown>;
+}
+
+const DENO_JSON: DenoJson = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
+
+/** `-A` as a flag of its own, or `--allow-all`. */
+const ALLOW_ALL = /(^|\s)(-A|--allow-all)(?=[\s=]|$)/;
+
+/** The Markdown files of the project: README.md and docs/, at any depth. */
+async function docs(): Promise<URL[]> {
+  const found: URL[] = [];
+  async function walk(folder: URL): Promise<void> {
+    for await (const entry of Deno.readDir(folder)) {
+      const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), folder);
+      if (entry.isDirectory) await walk(url);
+      else if (entry.name.endsWith(".md")) found.push(url);
+    }
+  }
+  for await (const entry of Deno.readDir(ROOT)) {
+    if (entry.isFile && entry.name.endsWith(".md")) found.push(new URL(entry.name, ROOT));
+  }
+  const folder = new URL("docs/", ROOT);
+  if ((await Deno.stat(folder).catch(() => null))?.isDirectory) await walk(folder);
+  return found;
+}
+
+Deno.test("deno.json version is ENGINE_VERSION of src/core/version.ts", () => {
+  assertEquals(
+    DENO_JSON.version,
+    ENGINE_VERSION,
+    "deno.json's version and ENGINE_VERSION in src/core/version.ts must be bumped together",
+  );
+});
+
+Deno.test("deno.json exports ./mod.ts, the one entrypoint", () => {
+  assertEquals(DENO_JSON.exports, "./mod.ts");
+});
+
+Deno.test("U45: no deno.json task grants every permission", () => {
+  const tasks = Object.entries(DENO_JSON.tasks ?? {});
+  assert(tasks.length > 0, "deno.json has no tasks");
+  for (const [name, task] of tasks) {
+    const command = typeof task === "string" ? task : JSON.stringify(task);
+    assert(!ALLOW_ALL.test(command), `deno.json tasks.${name} grants all permissions: ${command}`);
+  }
+});
+
+Deno.test("U45: tma's documented permissions are fine-grained", async () => {
+  const flags = await documentedPermissions();
+  for (const flag of flags) {
+    assert(!ALLOW_ALL.test(flag), `deno.json tasks.tma grants all permissions: ${flag}`);
+  }
+  const net = flags.find((flag) => flag.startsWith("--allow-net"));
+  assert(!net || net.startsWith("--allow-net="), "deno.json tasks.tma: --allow-net needs hosts");
+});
+
+Deno.test("U45: no document tells a user to run deno with -A or --allow-all", async () => {
+  const problems: string[] = [];
+  for (const doc of await docs()) {
+    const lines = (await Deno.readTextFile(doc)).split("\n");
+    lines.forEach((line, index) => {
+      // `-A` alone is a flag of other programs too (tmux new -A): flag it on a deno line only.
+      const denoAll = /\bdeno\b/.test(line) && ALLOW_ALL.test(line);
+      if (denoAll || /--allow-all\b/.test(line)) {
+        problems.push(`${doc.pathname.slice(ROOT.pathname.length)}:${index + 1}: ${line.trim()}`);
+      }
+    });
+  }
+  assert(
+    problems.length === 0,
+    `use the documented permissions instead:\n  ${problems.join("\n  ")}`,
+  );
+});

@@ -1,0 +1,18 @@
+/**
+ * The generated `src/assets/bundled.ts` must match `manifests/` and `hooks/`:
+ * the compiled binary, the bundle and a run from a URL read the manifests
+ * only through it (U45).
+ * @module
+ */
+import { assert } from "./harness/assert.ts";
+import { renderBundledAssets } from "../scripts/embed_assets.ts";
+
+Deno.test("U45: src/assets/bundled.ts is current with manifests/ and hooks/", async () => {
+  const file = new URL("../src/assets/bundled.ts", import.meta.url);
+  const current = await Deno.readTextFile(file).catch(() => "");
+  const expected = await renderBundledAssets();
+  assert(
+    current === expected,
+    `${file.pathname} is stale (it differs from manifests/ and hooks/): run \`deno task embed\``,
+  );
+});
