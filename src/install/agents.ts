@@ -97,6 +97,7 @@ export const PI_EVENTS: readonly string[] = [
   "before_agent_start",
   "tool_execution_start",
   "agent_settled",
+  "agent_end",
   "session_shutdown",
   "context",
 ];
