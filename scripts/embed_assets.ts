@@ -10,7 +10,10 @@
 const ROOT = new URL("../", import.meta.url);
 
 /** Reads the files of one folder, sorted by name, as `[name, text]` pairs. */
-async function readFolder(folder: string, suffixes: readonly string[]): Promise<[string, string][]> {
+async function readFolder(
+  folder: string,
+  suffixes: readonly string[],
+): Promise<[string, string][]> {
   const entries: [string, string][] = [];
   for await (const entry of Deno.readDir(new URL(folder, ROOT))) {
     if (!entry.isFile || !suffixes.some((s) => entry.name.endsWith(s))) continue;
@@ -19,7 +22,12 @@ async function readFolder(folder: string, suffixes: readonly string[]): Promise<
   return entries.sort(([a], [b]) => a.localeCompare(b));
 }
 
-function record(name: string, doc: string, entries: [string, string][], stripSuffix: boolean): string {
+function record(
+  name: string,
+  doc: string,
+  entries: [string, string][],
+  stripSuffix: boolean,
+): string {
   const body = entries.map(([file, text]) => {
     const key = stripSuffix ? file.replace(/\.toml$/, "") : file;
     return `  ${JSON.stringify(key)}: ${JSON.stringify(text)},`;

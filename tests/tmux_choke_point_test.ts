@@ -90,7 +90,10 @@ Deno.test({
           { name: "@agent_state", value: "idle" },
         ],
       }]);
-      assertEquals((await t.tmux("show-options", "-wqv", "-t", pane, "@agent_summary")).trim(), "working:1");
+      assertEquals(
+        (await t.tmux("show-options", "-wqv", "-t", pane, "@agent_summary")).trim(),
+        "working:1",
+      );
       await writeChains(t.server, [{ pane, writes: [{ name: "@agent_state", value: null }] }]);
       assertEquals(await t.option(pane, "@agent_state"), "");
     }),
@@ -140,7 +143,11 @@ Deno.test({
   ignore,
   fn: async () => {
     await assertRejects(
-      () => runTmux({ bin: "tmux", socketName: `tma-test-absent-${crypto.randomUUID()}` }, ["list-panes", "-a"]),
+      () =>
+        runTmux({ bin: "tmux", socketName: `tma-test-absent-${crypto.randomUUID()}` }, [
+          "list-panes",
+          "-a",
+        ]),
       TmuxNoServerError,
     );
   },

@@ -89,6 +89,14 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./commands/event.ts"),
   },
   {
+    name: "clear-attention",
+    summary: "clear attention on the arrival and departed panes (tmux focus hooks)",
+    usage: "tma clear-attention PANE",
+    flags: [],
+    hidden: true,
+    load: () => import("./commands/clear_attention.ts"),
+  },
+  {
     name: "install-hooks",
     summary: "wire tma into an agent's own config files",
     usage: "tma install-hooks [AGENT] [--check|--uninstall|--all] [--yes]",

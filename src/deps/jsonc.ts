@@ -7,4 +7,9 @@ export {
   parseTree,
   printParseErrorCode,
 } from "npm:jsonc-parser@3.3.1";
-export type { Edit, FormattingOptions, Node as JsoncNode, ParseError } from "npm:jsonc-parser@3.3.1";
+export type {
+  Edit,
+  FormattingOptions,
+  Node as JsoncNode,
+  ParseError,
+} from "npm:jsonc-parser@3.3.1";
