@@ -1,0 +1,25 @@
+/**
+ * `tma clear-attention <PANE>` (C102, D57): run by the tmux focus hooks
+ * (`after-select-pane`, `session-window-changed`). Clears `@agent_attention`
+ * on the arrival pane and, as `TMA_HOOK_KIND` says which hook fired, on the
+ * pane just left. Silent, and always exit 0: a focus hook must never make
+ * noise in the status line. Failures go to `TMA_DEBUG_LOG`.
+ * @module
+ */
+import type { ParsedArgs } from "../args.ts";
+import type { CommandContext } from "../context.ts";
+import { debugLog } from "../../runtime/hook_debug.ts";
+import { runClearAttention } from "../../runtime/hook_attention.ts";
+
+/** Runs `tma clear-attention`. */
+export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
+  const pane = args.positionals[0];
+  const env = (name: string) => ctx.env(name);
+  if (!pane) return 0;
+  try {
+    await runClearAttention({ pane, globals: ctx.globals, env });
+  } catch (error) {
+    await debugLog(env, `tma clear-attention ${pane}: ${error}`);
+  }
+  return 0;
+}

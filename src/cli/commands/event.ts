@@ -1,0 +1,38 @@
+/**
+ * `tma event` (C101): the hook bridge agents reach through `tma-hook`. Every
+ * path exits 0 and prints nothing, except the Claude `PermissionRequest`
+ * hold answering with Claude's decision object (A25); failures go to
+ * `TMA_DEBUG_LOG` (R10).
+ * @module
+ */
+import { type ParsedArgs, stringFlag } from "../args.ts";
+import type { CommandContext } from "../context.ts";
+import { runHookEvent } from "../../runtime/hook_intake.ts";
+
+/**
+ * The event's evidence time: the process's start, not the moment this code
+ * runs, so two racing hooks are ordered by when their events happened rather
+ * than by how long each took to load (D47).
+ */
+function processStartMs(ctx: CommandContext): number {
+  const now = ctx.now();
+  const origin = Math.floor(performance.timeOrigin);
+  return Number.isFinite(origin) && origin > 0 && origin <= now ? origin : now;
+}
+
+/** Runs `tma event`. */
+export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
+  const evidenceAtMs = processStartMs(ctx);
+  const stdout = await runHookEvent({
+    agent: stringFlag(args.flags, "agent"),
+    kind: stringFlag(args.flags, "kind"),
+    pane: stringFlag(args.flags, "pane") || ctx.env("TMUX_PANE"),
+    payload: stringFlag(args.flags, "payload"),
+    globals: ctx.globals,
+    env: (name) => ctx.env(name),
+    evidenceAtMs,
+    now: () => ctx.now(),
+  });
+  if (stdout !== null) ctx.out(`${stdout}\n`);
+  return 0;
+}

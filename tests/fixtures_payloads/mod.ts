@@ -1,0 +1,151 @@
+/**
+ * Helpers of the hook intake tests: our payload fixtures, a `tma` the
+ * wrapper can run (a small script around `deno run mod.ts`), and firing
+ * `hooks/tma-hook` at a scratch tmux server the way an agent does.
+ * @module
+ */
+import type { ScratchTmux } from "../harness/tmux.ts";
+
+const HERE = new URL("./", import.meta.url);
+const REPO = new URL("../../", import.meta.url);
+
+/** The wrapper under test. */
+export const WRAPPER = new URL("hooks/tma-hook", REPO).pathname;
+
+/** The working directory our payloads name; `payload()` can swap it for a real one. */
+export const PAYLOAD_CWD = "/home/dev/work/shop";
+
+/**
+ * One payload fixture's text: `tests/fixtures_payloads/<agent>/<name>.payload`,
+ * with its `cwd` swapped for `cwd` when given.
+ */
+export function payload(agent: string, name: string, cwd?: string): string {
+  const text = Deno.readTextFileSync(new URL(`${agent}/${name}.payload`, HERE));
+  return cwd === undefined ? text : text.replaceAll(PAYLOAD_CWD, cwd);
+}
+
+let denoDir: string | undefined;
+
+/**
+ * The environment that keeps a child `deno run` on this process's module
+ * cache. The scratch HOME of a test would otherwise give each child an empty
+ * cache, so it would fetch every npm package again (slow, and a network
+ * dependency no test should have).
+ */
+export function denoEnv(): Record<string, string> {
+  if (denoDir === undefined) {
+    const info = new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "null" })
+      .outputSync();
+    denoDir = JSON.parse(new TextDecoder().decode(info.stdout)).denoDir as string;
+  }
+  return { DENO_DIR: denoDir };
+}
+
+/** The session id a payload fixture carries, or its Codex `thread-id`. */
+export function sessionOf(agent: string, name: string): string {
+  const fields = JSON.parse(payload(agent, name));
+  return fields.session_id ?? fields["thread-id"];
+}
+
+/**
+ * Writes a `tma` script into the scratch folder that runs this checkout's
+ * `mod.ts` with the documented permissions, and returns its path.
+ */
+export async function tmaScript(scratch: ScratchTmux): Promise<string> {
+  const dir = `${scratch.dir}/tma-bin`;
+  await Deno.mkdir(dir, { recursive: true });
+  const path = `${dir}/tma`;
+  const mod = new URL("mod.ts", REPO).pathname;
+  await Deno.writeTextFile(
+    path,
+    [
+      "#!/bin/sh",
+      `DENO_DIR='${denoEnv().DENO_DIR}' exec '${Deno.execPath()}' run --quiet --no-prompt --allow-read --allow-write --allow-env \\`,
+      `  --allow-run --allow-net=127.0.0.1,localhost,[::1] --allow-sys=hostname '${mod}' "$@"`,
+      "",
+    ].join("\n"),
+  );
+  await Deno.chmod(path, 0o755);
+  return path;
+}
+
+/** The outcome of one wrapper run. */
+export interface Fired {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of `fireHook`. */
+export interface FireOptions {
+  agent: string;
+  event: string;
+  /** The pane `$TMUX_PANE` names. */
+  pane: string;
+  /** The payload on stdin. */
+  stdin?: string;
+  /** A trailing argv payload (Codex `notify`). */
+  arg?: string;
+  /** `TMA_BIN`; the scratch `tma` script by default. */
+  bin?: string;
+  /** The wrapper to run; `hooks/tma-hook` by default. */
+  wrapper?: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * Runs the wrapper as an agent would: `tma-hook <agent> <event> [arg]`, with
+ * `$TMUX_PANE`, the payload on stdin, and `TMA_HOOK_SOCKET` pinning the
+ * scratch server.
+ */
+export async function fireHook(scratch: ScratchTmux, options: FireOptions): Promise<Fired> {
+  const bin = options.bin ?? await tmaScript(scratch);
+  const args = [options.agent, options.event, ...(options.arg === undefined ? [] : [options.arg])];
+  const child = new Deno.Command(options.wrapper ?? WRAPPER, {
+    args,
+    env: scratch.env({
+      TMA_BIN: bin,
+      TMA_HOOK_SOCKET: scratch.socketName,
+      TMUX_PANE: options.pane,
+      ...options.env,
+    }),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(options.stdin ?? ""));
+  await writer.close();
+  const out = await child.output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+/** Every `@agent_*` option of a pane, as tmux holds them now (empty values left out). */
+export async function agentOptions(
+  scratch: ScratchTmux,
+  pane: string,
+): Promise<Record<string, string>> {
+  const text = await scratch.tmux("show-options", "-p", "-t", pane);
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const m = /^(@agent_\w+) (.*)$/.exec(line);
+    if (!m) continue;
+    // tmux quotes a value it prints when it holds special characters.
+    const value = m[2].replace(/^"(.*)"$|^'(.*)'$/, "$1$2");
+    if (value !== "") out[m[1]] = value;
+  }
+  return out;
+}
+
+/** Writes the scratch config file (`TMA_CONFIG` of the scratch env). */
+export async function writeConfig(scratch: ScratchTmux, text: string): Promise<void> {
+  await Deno.mkdir(`${scratch.home}/.config/tma`, { recursive: true });
+  await Deno.writeTextFile(`${scratch.home}/.config/tma/config.toml`, text);
+}
+
+/** A pane that runs nothing but a long sleep (a hook-only pane). */
+export async function quietPane(scratch: ScratchTmux): Promise<string> {
+  return await scratch.newWindow(["sh", "-c", "sleep 3600"]);
+}
