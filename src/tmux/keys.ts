@@ -49,16 +49,16 @@ export function sendKeysArgs(pane: string, keys: readonly string[]): string[] {
  * is an argv element and never passes through a shell.
  *
  * ```ts
- * textDeliveryArgs("%3", ["{text}", "Enter"], "fix the test");
+ * textDeliveryArgs("%3", { sequence: ["{text}", "Enter"], text: "fix the test" });
  * // ["send-keys", "-l", "-t", "%3", "--", "fix the test", ";",
  * //  "send-keys", "-t", "%3", "--", "Enter"]
  * ```
  */
 export function textDeliveryArgs(
   pane: string,
-  sequence: readonly string[],
-  text: string,
+  delivery: { sequence: readonly string[]; text: string },
 ): string[] {
+  const { sequence, text } = delivery;
   const commands: string[][] = [];
   let named: string[] = [];
   const flush = () => {
@@ -90,7 +90,7 @@ export function sendText(
   server: TmuxServer,
   options: { pane: string; sequence: readonly string[]; text: string },
 ): Promise<KeysDelivery> {
-  return deliver(server, textDeliveryArgs(options.pane, options.sequence, options.text));
+  return deliver(server, textDeliveryArgs(options.pane, options));
 }
 
 async function deliver(server: TmuxServer, args: string[]): Promise<KeysDelivery> {

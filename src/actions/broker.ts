@@ -1,0 +1,420 @@
+/**
+ * The broker (A11): every action tma fires goes through `fire`, whether it
+ * comes from `tma act`, the menu, a deck or a library caller.
+ *
+ * 1. identity: the pane exists and holds an agent the action covers;
+ * 2. the gate (`requires`, `when`, the API lane's preconditions), after one
+ *    on-demand detection cycle when a keys action finds the stamp stale;
+ *    a blocked pane's dialog is fingerprinted here;
+ * 3. the single-flight lock;
+ * 4. the gate again, under the lock;
+ * 5. delivery: keys, text, Claude's hook lane, the OpenCode API or a
+ *    process; keys first re-check the dialog's fingerprint;
+ * 6. release, on every path out.
+ *
+ * ```ts
+ * const report = await fire(env, { action: actions.get("approve")!, pane: "%3" });
+ * report.result.outcome; // "sent"
+ * ```
+ * @module
+ */
+import { UsageError } from "../core/errors.ts";
+import type { ParsedActionManifest } from "../core/manifest/parse.ts";
+import { sendKeys, sendText } from "../tmux/keys.ts";
+import { apiCall, postApi } from "./api.ts";
+import { appendAudit } from "./audit.ts";
+import { execEnv, runExec } from "./exec.ts";
+import { checkGate, type Refusal } from "./gate.ts";
+import { HANDOFF_MS, handVerdict } from "./hook_lane.ts";
+import { acquireLock, type HeldLock, releaseLock } from "./lock.ts";
+import { type BrokerEnv, gateInput, readView, redetect } from "./observe.ts";
+import { type ActResult, exitCodeOf, type Outcome, type Reason } from "./outcome.ts";
+import { recordPrompt, verifyPrompt } from "./prompt.ts";
+import type { Transport } from "./transport.ts";
+import { isStale, type PaneView } from "./view.ts";
+
+export type { BrokerEnv };
+
+/** Points where a caller (a test) may act between the broker's steps. */
+export interface FireHooks {
+  /** After the first gate passed, before the lock. */
+  afterGate?(view: PaneView): Promise<void>;
+  /** With the lock held, before the second gate; gets the pane id. */
+  afterLock?(pane: string): Promise<void>;
+}
+
+/** One firing of one action at one pane. */
+export interface FireRequest {
+  action: ParsedActionManifest;
+  /** The target: a pane id (`%3`) or locator (`main:1.0`). */
+  pane: string;
+  /** The message of a text action (C49); required by one, refused by others. */
+  text?: string;
+  /** Values for an exec action (C48), as `TMA_ARG*` env only. */
+  args?: readonly string[];
+  /**
+   * The picked option labels, one list per question, for an action whose
+   * `[api]` op is `question-reply` (A33). The only way to answer a question
+   * without typing into the pane.
+   */
+  answers?: readonly (readonly string[])[];
+  /** Skip `when` (A17) and the stale-stamp re-verify (C50). */
+  force?: boolean;
+  /** The caller confirmed a `confirm` action (`--yes` or a prompt, R7). */
+  confirmed?: boolean;
+  /** Where an exec child's stdout goes (`stderr` keeps a `--json` stdout clean). */
+  execStdout?: "inherit" | "stderr";
+  hooks?: FireHooks;
+}
+
+/** What one firing did. */
+export interface FireReport {
+  /** The schema-1 result object (P65). */
+  result: ActResult;
+  agent: string | null;
+  transport: Transport["kind"] | null;
+  /** The prompt fingerprint the gate passed on, when the pane was blocked. */
+  fingerprint: string | null;
+  /** Why, in words, for a refusal, a vanish or an error; null on success. */
+  message: string | null;
+}
+
+/**
+ * Refuses a request the caller got wrong before anything is looked at:
+ * `--text` and `--arg` where the action takes none or needs them, answers
+ * for an action that has no `question-reply` op, an unconfirmed `confirm`
+ * action. Throws {@linkcode UsageError} (exit 2).
+ */
+export function validateRequest(request: FireRequest): void {
+  const { action } = request;
+  if (action.text) {
+    if (request.text === undefined || request.text === "") {
+      throw new UsageError(`${action.name} is a text action: pass the message with --text`);
+    }
+  } else if (request.text !== undefined) {
+    throw new UsageError(`${action.name} takes no --text (only text actions, such as steer, do)`);
+  }
+  if (action.kind === "keys" && (request.args?.length ?? 0) > 0) {
+    throw new UsageError(`${action.name} is a keys action and takes no --arg (its keys are fixed)`);
+  }
+  const answersOp = Object.values(action.api).some((op) => op.op === "question-reply");
+  if (request.answers !== undefined && !answersOp) {
+    throw new UsageError(`${action.name} has no question-reply op to carry answers`);
+  }
+  if (action.confirm && !request.confirmed) {
+    throw new UsageError(
+      `${action.name} needs confirmation: pass --yes (or run it from a terminal)`,
+    );
+  }
+}
+
+/**
+ * Fires one action at one pane through the whole broker sequence and
+ * appends the outcome to the audit log. Never throws for what happens at
+ * the pane (that is the outcome); throws {@linkcode UsageError} for a
+ * request the caller got wrong.
+ */
+export async function fire(env: BrokerEnv, request: FireRequest): Promise<FireReport> {
+  validateRequest(request);
+  let report: FireReport;
+  try {
+    report = await fireOnce(env, request);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    report = reportOf(request)({ outcome: "error", reason: null }, {
+      message: error instanceof Error ? error.message : String(error),
+    });
+  }
+  await audit(env, report);
+  return report;
+}
+
+interface Ending {
+  outcome: Outcome;
+  reason: Reason | null;
+  childCode?: number;
+}
+
+/** What a report carries besides its ending. */
+interface EndDetail {
+  pane?: string;
+  view?: PaneView | null;
+  transport?: Transport | null;
+  fingerprint?: string | null;
+  message?: string | null;
+}
+
+/** The report builder of one request: `reportOf(request)(ending, detail)`. */
+function reportOf(request: FireRequest): (ending: Ending, detail?: EndDetail) => FireReport {
+  return (ending, detail = {}) => ({
+    result: {
+      schema: 1,
+      action: request.action.name,
+      pane: detail.view?.pane ?? detail.pane ?? request.pane,
+      outcome: ending.outcome,
+      exit_code: exitCodeOf(ending),
+      reason: ending.reason,
+    },
+    agent: detail.view?.agent ?? null,
+    transport: detail.transport?.kind ?? null,
+    fingerprint: detail.fingerprint ?? null,
+    message: detail.message ?? null,
+  });
+}
+
+/** Reads the pane and, for a keys action on a stale stamp, re-detects it (A12). */
+async function observe(
+  env: BrokerEnv,
+  request: FireRequest,
+  pane: string,
+): Promise<PaneView | null> {
+  const view = await readView(env, pane);
+  if (view === null) return null;
+  const keys = request.action.kind === "keys";
+  const stale = isStale(view, { nowMs: env.now(), freshnessSecs: env.config.fold.freshness_secs });
+  // Identity needs an agent even under --force: an unstamped pane is looked at.
+  if (view.agent === null || (keys && stale && !request.force)) {
+    return await redetect(env, { pane: view.pane });
+  }
+  return view;
+}
+
+async function fireOnce(env: BrokerEnv, request: FireRequest): Promise<FireReport> {
+  const { action } = request;
+  const force = request.force ?? false;
+  const view = await observe(env, request, request.pane);
+  if (view === null) {
+    return reportOf(request)({ outcome: "vanished", reason: null }, {
+      message: `pane ${request.pane} is gone`,
+    });
+  }
+  const first = checkGate(action, gateInput(env, { view, force }));
+  if (!first.ok) return refusalOf(request)(first.refusal, { view });
+  const transport = first.transport;
+  if (transport.kind === "api" && transport.op.op === "question-reply" && !request.answers) {
+    throw new UsageError(
+      `${action.name} answers a question with question-reply, which needs answers; ` +
+        "tma act cannot carry them (fire it from the library with answers)",
+    );
+  }
+  if (transport.kind === "exec" && action.detach) {
+    return reportOf(request)({ outcome: "error", reason: null }, {
+      view,
+      transport,
+      message: `${action.name} has detach = true, and this build of tma has no supervisor for ` +
+        "detached exec (A23); remove detach to run it synchronously",
+    });
+  }
+  const print = needsPrint(transport) ? await recordPrompt(env, view) : null;
+  await request.hooks?.afterGate?.(view);
+
+  const lock = await acquireLock(env.server, {
+    pane: view.pane,
+    name: action.name,
+    timeoutMs: action.timeout_ms,
+    nowMs: env.now(),
+  });
+  if (!lock.held) {
+    if (lock.vanished) {
+      return reportOf(request)({ outcome: "vanished", reason: null }, {
+        view,
+        transport,
+        fingerprint: print,
+        message: `pane ${view.pane} is gone`,
+      });
+    }
+    const holder = lock.holder;
+    return refusalOf(request)({
+      reason: "locked",
+      message: `pane ${view.pane} is busy: ${
+        holder
+          ? `${holder.name} (pid ${holder.pid}) holds its action lock`
+          : "another action holds its lock"
+      }`,
+    }, { view, transport, fingerprint: print });
+  }
+  try {
+    return await underLock(env, request, { lock, print });
+  } finally {
+    await releaseLock(env.server, lock).catch(() => undefined);
+  }
+}
+
+function needsPrint(transport: Transport): boolean {
+  return transport.kind === "keys" || transport.kind === "text" || transport.kind === "hook-lane";
+}
+
+/** A refusal's report builder: `refusalOf(request)(refusal, detail)`. */
+function refusalOf(
+  request: FireRequest,
+): (refusal: Refusal, detail: EndDetail & { view: PaneView }) => FireReport {
+  return (refusal, detail) =>
+    reportOf(request)({ outcome: "refused", reason: refusal.reason }, {
+      ...detail,
+      message: refusal.message,
+    });
+}
+
+async function underLock(
+  env: BrokerEnv,
+  request: FireRequest,
+  held: { lock: HeldLock; print: string | null },
+): Promise<FireReport> {
+  const { action } = request;
+  const force = request.force ?? false;
+  const { print } = held;
+  await request.hooks?.afterLock?.(held.lock.pane);
+  const view = await observe(env, request, held.lock.pane);
+  if (view === null) {
+    return reportOf(request)({ outcome: "vanished", reason: null }, {
+      pane: held.lock.pane,
+      fingerprint: print,
+      message: `pane ${held.lock.pane} is gone`,
+    });
+  }
+  const second = checkGate(action, gateInput(env, { view, force }));
+  if (!second.ok) return refusalOf(request)(second.refusal, { view, fingerprint: print });
+  const transport = second.transport;
+  const base = { view, transport, fingerprint: print };
+
+  switch (transport.kind) {
+    case "keys":
+    case "text":
+      return await deliverKeys(env, request, { view, transport, print });
+    case "hook-lane": {
+      const handoffMs = Math.min(HANDOFF_MS, action.timeout_ms);
+      const end = await handVerdict(env.server, {
+        pane: view.pane,
+        requestId: transport.requestId,
+        verdict: transport.verdict,
+        handoffMs,
+      });
+      if (end === "taken") return reportOf(request)({ outcome: "replied", reason: null }, base);
+      if (end === "vanished") {
+        return reportOf(request)({ outcome: "vanished", reason: null }, {
+          ...base,
+          message: `pane ${view.pane} is gone`,
+        });
+      }
+      // The hook did not take it and can no longer: answer with the keys
+      // arm, after a fresh look at the pane (A26, A12).
+      const fresh = await redetect(env, { pane: view.pane });
+      if (fresh === null) {
+        return reportOf(request)({ outcome: "vanished", reason: null }, {
+          ...base,
+          message: `pane ${view.pane} is gone`,
+        });
+      }
+      const third = checkGate(action, gateInput(env, { view: fresh, force }));
+      if (!third.ok) return refusalOf(request)(third.refusal, { view: fresh, fingerprint: print });
+      return await deliverKeys(env, request, {
+        view: fresh,
+        transport: { kind: "keys", keys: transport.keys },
+        print,
+        lane: transport,
+      });
+    }
+    case "api": {
+      const call = apiCall(transport.op, {
+        endpoint: gateInput(env, { view, force }).endpoint ?? "",
+        permissionRequest: view.permissionRequest,
+        questionRequest: view.questionRequest,
+        answers: request.answers,
+      });
+      const end = await postApi(call, action.timeout_ms);
+      if (end.kind === "ok") {
+        return reportOf(request)({ outcome: call.held ? "replied" : "sent", reason: null }, base);
+      }
+      if (end.kind === "gone") {
+        return reportOf(request)({ outcome: "vanished", reason: "request-gone" }, {
+          ...base,
+          message: `the request on pane ${view.pane} was already answered or withdrawn (404)`,
+        });
+      }
+      return reportOf(request)({ outcome: "error", reason: null }, {
+        ...base,
+        message: end.message,
+      });
+    }
+    case "exec": {
+      const end = await runExec({
+        command: transport.command,
+        env: execEnv(view, { action: action.name, args: request.args ?? [] }),
+        timeoutMs: action.timeout_ms,
+        stdout: request.execStdout,
+      });
+      if (end.kind === "timeout") {
+        return reportOf(request)({ outcome: "timeout", reason: null }, {
+          ...base,
+          message: `${action.name} did not finish within ${action.timeout_ms} ms and was killed`,
+        });
+      }
+      return reportOf(request)({ outcome: "exited", reason: null, childCode: end.code }, {
+        ...base,
+        message: end.code === 0 ? null : `${action.name} exited ${end.code}`,
+      });
+    }
+  }
+}
+
+async function deliverKeys(
+  env: BrokerEnv,
+  request: FireRequest,
+  options: {
+    view: PaneView;
+    transport: Transport & { kind: "keys" | "text" };
+    print: string | null;
+    lane?: Transport;
+  },
+): Promise<FireReport> {
+  const { view, transport, print } = options;
+  const base = { view, transport: options.lane ?? transport, fingerprint: print };
+  const check = await verifyPrompt(env, {
+    view,
+    print,
+    action: request.action,
+    force: request.force ?? false,
+  });
+  if (check === "vanished") {
+    return reportOf(request)({ outcome: "vanished", reason: null }, {
+      ...base,
+      message: `pane ${view.pane} is gone`,
+    });
+  }
+  if (check !== null) return refusalOf(request)(check, base);
+  const delivery = transport.kind === "keys"
+    ? await sendKeys(env.server, { pane: view.pane, keys: transport.keys })
+    : await sendText(env.server, {
+      pane: view.pane,
+      sequence: transport.sequence,
+      text: request.text ?? "",
+    });
+  if (delivery === "vanished") {
+    return reportOf(request)({ outcome: "vanished", reason: null }, {
+      ...base,
+      message: `pane ${view.pane} is gone`,
+    });
+  }
+  return reportOf(request)({ outcome: "sent", reason: null }, base);
+}
+
+async function audit(env: BrokerEnv, report: FireReport): Promise<void> {
+  if (env.auditPath === null) return;
+  try {
+    await appendAudit(env.auditPath, {
+      time: env.now(),
+      pane: report.result.pane,
+      agent: report.agent,
+      action: report.result.action,
+      transport: report.transport,
+      outcome: report.result.outcome,
+      reason: report.result.reason,
+      exit_code: report.result.exit_code,
+      fingerprint: report.fingerprint,
+      pid: Deno.pid,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    env.warn?.(`tma: could not append to the action log ${env.auditPath}: ${message}`);
+  }
+}

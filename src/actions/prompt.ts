@@ -1,0 +1,83 @@
+/**
+ * Captures a blocked pane's dialog for the prompt fingerprint (X. Beyond):
+ * once when the gate passes, once more just before the keys go out.
+ * @module
+ */
+import type { ParsedActionManifest } from "../core/manifest/parse.ts";
+import type { State } from "../core/state.ts";
+import { capturePanes } from "../tmux/capture.ts";
+import { fingerprint, promptRows } from "./fingerprint.ts";
+import { type BrokerEnv, modelOf } from "./observe.ts";
+import type { Refusal } from "./gate.ts";
+import type { PaneView } from "./view.ts";
+
+/** One look at the pane's screen. */
+export interface PromptLook {
+  print: string;
+  /** The agent's screen rules read blocker chrome on it. */
+  showsBlocker: boolean;
+  /** What the screen rules read, for a refusal message. */
+  reading: { state: State; detail: string | null } | null;
+}
+
+/** Captures the pane and fingerprints its last rows; null when the pane is gone. */
+export async function lookAtPrompt(env: BrokerEnv, view: PaneView): Promise<PromptLook | null> {
+  const screens = await capturePanes(env.server, [view.pane]);
+  const capture = screens.get(view.pane);
+  if (capture === undefined) return null;
+  const print = await fingerprint(promptRows(capture, view.height));
+  const model = modelOf(env, view.agent);
+  const best = model?.classify({ capture, title: view.title ?? "", height: view.height }).best ??
+    null;
+  return {
+    print,
+    showsBlocker: best?.state === "blocked",
+    reading: best ? { state: best.state, detail: best.detail } : null,
+  };
+}
+
+/**
+ * The fingerprint to hold for a keys action at a blocked pane, or null when
+ * there is none to hold: the pane is not blocked, or its dialog is not on
+ * screen yet (a hook stamps blocked before the agent draws, and a print of
+ * the screen before the dialog would refuse the dialog itself).
+ */
+export async function recordPrompt(env: BrokerEnv, view: PaneView): Promise<string | null> {
+  if (view.state !== "blocked") return null;
+  const look = await lookAtPrompt(env, view);
+  return look?.showsBlocker ? look.print : null;
+}
+
+/**
+ * Compares the held fingerprint with a fresh capture just before sending.
+ * A different screen that no longer reads as the state the action gates on
+ * refuses `gated` (the pane left blocked); a different blocking dialog
+ * refuses `prompt-changed`. Returns "vanished" when the pane is gone.
+ */
+export async function verifyPrompt(
+  env: BrokerEnv,
+  options: { view: PaneView; print: string | null; action: ParsedActionManifest; force: boolean },
+): Promise<Refusal | "vanished" | null> {
+  const { view, print, action } = options;
+  if (print === null) return null;
+  const look = await lookAtPrompt(env, view);
+  if (look === null) return "vanished";
+  if (look.print === print) return null;
+  const when = action.when;
+  const reading = look.reading;
+  const stillGated = reading !== null &&
+    (!when?.state || when.state.includes(reading.state)) &&
+    (!when?.detail || (reading.detail !== null && when.detail.includes(reading.detail)));
+  if (!options.force && !stillGated) {
+    return {
+      reason: "gated",
+      message: `pane ${view.pane} left ${view.state ?? "its state"} before the keys went out ` +
+        `(the screen now reads ${reading ? reading.state : "no state"})`,
+    };
+  }
+  return {
+    reason: "prompt-changed",
+    message: `pane ${view.pane} shows a different prompt than the one the gate passed on; ` +
+      "nothing was sent (look at it and fire again)",
+  };
+}
