@@ -152,3 +152,24 @@ Deno.test({
     );
   },
 });
+
+Deno.test({
+  name:
+    "R25: values tmux would parse (a lone ;, a trailing ;, quotes, $HOME, #) are written as text",
+  ignore,
+  fn: () =>
+    withScratchTmux(async (t) => {
+      const pane = (await t.tmux("display", "-p", "-t", "main", "#{pane_id}")).trim();
+      const values = [";", "end;", `it's "q" $HOME #x`, "a\\b"];
+      for (const [i, value] of values.entries()) {
+        await writeChains(t.server, [{ pane, writes: [{ name: `@tma_probe_${i}`, value }] }]);
+        await writeChains(t.server, [{
+          pane,
+          guard: "#{==:1,1}",
+          writes: [{ name: `@tma_guarded_${i}`, value }],
+        }]);
+        assertEquals(await t.option(pane, `@tma_probe_${i}`), value);
+        assertEquals(await t.option(pane, `@tma_guarded_${i}`), value);
+      }
+    }),
+});

@@ -33,17 +33,8 @@ export async function capturePanes(
   const { stdout } = await runTmuxScript(
     server,
     paneIds.map((pane, i) => [
-      "capture-pane",
-      "-p",
-      "-e",
-      "-S",
-      `-${CAPTURE_HISTORY_LINES}`,
-      "-t",
-      pane,
-      ";",
-      "display-message",
-      "-p",
-      `${nonce}:${i}`,
+      ["capture-pane", "-p", "-e", "-S", `-${CAPTURE_HISTORY_LINES}`, "-t", pane],
+      ["display-message", "-p", `${nonce}:${i}`],
     ]),
   );
   let lines: string[] = [];

@@ -99,28 +99,34 @@ export async function runTmux(
 /**
  * Quotes one argument for tmux's configuration parser: double quotes, with
  * the characters the parser would interpret (`\`, `"`, `$`, newlines)
- * escaped. A bare `;` stays bare: it separates the commands of one line.
+ * escaped, so a value reading `;` or `#` is just text.
  */
 export function quoteScriptArg(arg: string): string {
-  if (arg === ";") return ";";
   return `"${
     arg.replace(/[\\"$]/g, (ch) => `\\${ch}`).replace(/\n/g, "\\n").replace(/\r/g, "\\r")
   }"`;
 }
 
+/** One command: its argv, without `tmux`. */
+export type TmuxCommand = readonly string[];
+
 /**
  * Runs many command lines in ONE tmux process, however long: they are fed
  * to `source-file -` on stdin, which has no command-length limit. Each line
- * is its own command list, so a failing line (a vanished pane) stops only
- * itself; the result's code is then non-zero and its stderr names it.
+ * is a command list (its commands joined by `;`), so a failing line (a
+ * vanished pane) stops only itself; the result's code is then non-zero and
+ * its stderr names it.
  */
 export async function runTmuxScript(
   server: TmuxServer,
-  lines: readonly (readonly string[])[],
+  lines: readonly (readonly TmuxCommand[])[],
   options: RunOptions = {},
 ): Promise<TmuxResult> {
   const timeoutMs = options.timeoutMs ?? TMUX_TIMEOUT_MS;
-  const script = lines.map((line) => line.map(quoteScriptArg).join(" ")).join("\n") + "\n";
+  const script =
+    lines.map((commands) =>
+      commands.map((command) => command.map(quoteScriptArg).join(" ")).join(" ; ")
+    ).join("\n") + "\n";
   const argv = [UTF8_FLAG, ...serverArgs(server), "source-file", "-"];
   let result;
   try {

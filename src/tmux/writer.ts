@@ -55,10 +55,10 @@ function scopeFlags(write: OptionWrite, pane: string): string[] {
 }
 
 /**
- * The tmux arguments of one chain, without a leading `;`. A guarded chain
- * ends by printing `<marker>:<verdict>`.
+ * The tmux commands of one chain. A guarded chain ends by printing
+ * `<marker>:<verdict>`.
  */
-export function chainArgs(chain: WriteChain, marker: string): string[] {
+export function chainCommands(chain: WriteChain, marker: string): string[][] {
   const commands: string[][] = [];
   if (chain.guard !== undefined) {
     commands.push(["set-option", "-pF", "-t", chain.pane, GUARD_OPTION, `#{?${chain.guard},1,}`]);
@@ -84,7 +84,7 @@ export function chainArgs(chain: WriteChain, marker: string): string[] {
     commands.push(["display-message", "-p", "-t", chain.pane, `${marker}:#{${GUARD_OPTION}}`]);
     commands.push(["set-option", "-pu", "-t", chain.pane, GUARD_OPTION]);
   }
-  return commands.flatMap((command, i) => (i === 0 ? command : [";", ...command]));
+  return commands;
 }
 
 /**
@@ -103,7 +103,7 @@ export async function writeChains(
   // One line per chain: a pane that vanished fails only its own line.
   const result = await runTmuxScript(
     server,
-    live.map((chain, i) => chainArgs(chain, `${nonce}:${i}`)),
+    live.map((chain, i) => chainCommands(chain, `${nonce}:${i}`)),
   );
   readVerdicts(result.stdout, nonce, live, committed);
   if (result.code !== 0) {
