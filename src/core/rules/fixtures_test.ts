@@ -1,11 +1,13 @@
 /**
  * M27: every screen fixture of our own (`fixtures/screens/`) and every
  * recorded real screen (`fixtures/real/`) classifies as its header says, and
- * every bundled rule is backed by two firing fixtures at two widths plus one
- * look-alike it stays silent on.
+ * every bundled rule is backed by two firing fixtures at two widths (our
+ * pinned screens and the recorded real ones both count) plus one look-alike
+ * of our own it stays silent on.
  */
 import { deepStrictEqual } from "node:assert/strict";
 import { parseAgentManifest, type ParsedAgentManifest } from "../manifest/parse.ts";
+import { classifyScreen } from "./classify.ts";
 import { checkScreenFile, parseRulePins } from "./fixture_check.ts";
 import { parseScreenFile, type ScreenFile } from "./screen_file.ts";
 
@@ -75,6 +77,15 @@ Deno.test("M27: every bundled rule fires at two widths and stays silent on a loo
   for (const agent of AGENTS) {
     const manifest = manifests.get(agent)!;
     const mine = own.filter((f) => f.file.agent === agent);
+    const recorded = real.filter((f) => f.file.agent === agent).map(({ name, file }) => ({
+      name,
+      file,
+      reading: classifyScreen(manifest, {
+        capture: file.capture,
+        title: file.title,
+        height: file.height,
+      }),
+    }));
     manifest.rules.forEach((rule, index) => {
       const widths = new Set<number>();
       let negatives = 0;
@@ -87,6 +98,15 @@ Deno.test("M27: every bundled rule fires at two widths and stays silent on a loo
         const width = widthOf(name);
         if (fires && width !== null) widths.add(width);
         if (pins.silent.some((p) => p.index === index)) negatives++;
+      }
+      // A recorded real screen carries no pins (only its state header is
+      // ours to edit), so it counts when the rule matched and asserts the
+      // state the header gives; look-alikes stay in fixtures/screens.
+      for (const { name, file, reading } of recorded) {
+        const fires = reading.results[index].matched &&
+          (rule.skip_state_update || rule.state === file.state);
+        const width = widthOf(name);
+        if (fires && width !== null) widths.add(width);
       }
       if (widths.size < 2) {
         gaps.push(`${agent} rules[${index}]: fires at ${widths.size} width(s), needs 2`);
