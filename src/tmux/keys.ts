@@ -77,12 +77,47 @@ export function textDeliveryArgs(
   return commands.flatMap((command, i) => (i === 0 ? command : [";", ...command]));
 }
 
-/** Sends a key sequence to a pane as one `send-keys` (A19). */
-export function sendKeys(
+/** The pause between two Escape presses that must reach the agent as two keys. */
+export const ESCAPE_GAP_MS = 150;
+
+/**
+ * Splits a sequence where an `Escape` follows an `Escape`. Two ESC bytes that
+ * arrive in one read are taken by terminal programs as Alt+Escape: the real
+ * OpenCode 1.18 needs two separate presses to interrupt (one arms it, "esc
+ * again to interrupt"), and ignored both when they came in one `send-keys`.
+ *
+ * ```ts
+ * keyBursts(["Escape", "Escape"]); // [["Escape"], ["Escape"]]
+ * ```
+ */
+export function keyBursts(keys: readonly string[]): string[][] {
+  const bursts: string[][] = [];
+  for (const key of keys) {
+    const current = bursts[bursts.length - 1];
+    if (!current || (key === "Escape" && current[current.length - 1] === "Escape")) {
+      bursts.push([key]);
+    } else {
+      current.push(key);
+    }
+  }
+  return bursts;
+}
+
+/**
+ * Sends a key sequence to a pane as one `send-keys` (A19), except that
+ * repeated Escapes go out as separate presses `ESCAPE_GAP_MS` apart.
+ */
+export async function sendKeys(
   server: TmuxServer,
   options: { pane: string; keys: readonly string[] },
 ): Promise<KeysDelivery> {
-  return deliver(server, sendKeysArgs(options.pane, options.keys));
+  const bursts = keyBursts(options.keys);
+  for (const [i, burst] of bursts.entries()) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, ESCAPE_GAP_MS));
+    const delivery = await deliver(server, sendKeysArgs(options.pane, burst));
+    if (delivery === "vanished") return delivery;
+  }
+  return "sent";
 }
 
 /** Delivers a text action's message inside its wrapping, in one tmux call (A20). */
