@@ -23,8 +23,12 @@ Deno.test({
   ignore: !HAS_TMUX,
   fn: () =>
     withScratchTmux(async (scratch) => {
+      // As seen with real Codex: each pane in its own project folder. (Two
+      // unregistered panes in one folder cannot be told apart and are dropped.)
+      const elsewhere = `${scratch.dir}/second-project`;
+      await Deno.mkdir(elsewhere);
       const first = (await scratch.standIn("codex")).pane;
-      const second = (await scratch.standIn("codex")).pane;
+      const second = (await scratch.standIn("codex", { cwd: elsewhere })).pane;
       const shell = await quietPane(scratch);
       const bin = await tmaScript(scratch);
       const one = sessionOf("codex", "SessionStart");
@@ -32,7 +36,7 @@ Deno.test({
 
       /** Fires with the daemon's `$TMUX_PANE` (the first pane) and returns both panes' options. */
       const fire = async (event: string, file = event, reported = first) => {
-        const text = payload("codex", file, scratch.dir);
+        const text = payload("codex", file, file.endsWith("_second") ? elsewhere : scratch.dir);
         const notify = event === "notify";
         const fired = await fireHook(scratch, {
           agent: "codex",

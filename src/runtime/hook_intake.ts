@@ -107,17 +107,22 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
     const panes = await listPanes(options.server);
     let pane: PaneFacts | undefined;
     if (table !== null) {
-      const { attributeCodexEvent, codexSessionKey } = await import(
+      const { attributeCodexEvent, codexSessionKey, runsInsidePane } = await import(
         "../core/hook/codex_attribution.ts"
       );
+      const processes = await table;
+      const reportedPane = paneIdOf(panes, options.pane);
+      const reported = panes.find((p) => p.paneId === reportedPane);
       const found = attributeCodexEvent({
         panes,
-        table: await table,
+        table: processes,
         profile: codexProfile(options),
-        reportedPane: paneIdOf(panes, options.pane),
+        reportedPane,
         sessionKey: codexSessionKey(payload),
         cwd: stringField(payload.fields, ["cwd"]),
         registration,
+        reportedTrusted: reported !== undefined &&
+          runsInsidePane(Deno.pid, { table: processes, pane: reported }),
       });
       if (found.pane === null) return { ...result, note: found.reason };
       pane = panes.find((p) => p.paneId === found.pane);

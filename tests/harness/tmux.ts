@@ -122,7 +122,7 @@ export class ScratchTmux {
   /** Opens a new window running `command` (argv) and returns its pane id. */
   async newWindow(
     command: string[],
-    options: { width?: number; height?: number; env?: Record<string, string> } = {},
+    options: { width?: number; height?: number; env?: Record<string, string>; cwd?: string } = {},
   ): Promise<string> {
     const envArgs = Object.entries(options.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
     const pane = (await this.tmux(
@@ -134,7 +134,7 @@ export class ScratchTmux {
       "-t",
       "main",
       "-c",
-      this.dir,
+      options.cwd ?? this.dir,
       ...envArgs,
       "--",
       ...command,
@@ -159,7 +159,7 @@ export class ScratchTmux {
    */
   async standIn(
     name: string,
-    options: { width?: number; height?: number; title?: string } = {},
+    options: { width?: number; height?: number; title?: string; cwd?: string } = {},
   ): Promise<StandIn> {
     const id = this.#counter++;
     const binDir = `${this.dir}/bin-${id}`;

@@ -5,8 +5,11 @@
  * a hook reports may be another Codex pane entirely (real-agents.md). The
  * event is attributed by evidence instead, in this order:
  *
- * 1. the reported pane, when its process tree holds Codex and its
- *    `@agent_session` (if set) is the event's session;
+ * 1. the reported pane, when its process tree holds Codex and either its
+ *    `@agent_session` is the event's session, or it has no session yet and
+ *    is the one unregistered Codex pane in the payload's `cwd` (a daemon
+ *    started by pane A reports A for every pane: an event from pane B in
+ *    another folder must not register B's session on A);
  * 2. the pane whose `@agent_session` is the event's session;
  * 3. by working directory: the one Codex pane in the payload's `cwd` that no
  *    session owns yet; for a registration also the one Codex pane in that
@@ -28,7 +31,7 @@
  * @module
  */
 import { type AgentProfile, identify } from "../identity.ts";
-import type { PaneFacts, ProcessTable } from "../snapshot.ts";
+import type { PaneFacts, ProcessInfo, ProcessTable } from "../snapshot.ts";
 import { type HookPayload, stringField } from "./payload.ts";
 
 /** What attribution reads. */
@@ -47,6 +50,12 @@ export interface AttributionInput {
   cwd: string | null;
   /** The event is a registration (`lifecycle = "start"`). */
   registration: boolean;
+  /**
+   * The hook process itself runs inside the reported pane's process tree
+   * with a controlling terminal: Codex ran it from the pane (`--no-daemon`),
+   * not from its terminal-less app-server daemon, so the report is true.
+   */
+  reportedTrusted?: boolean;
 }
 
 /** The attributed pane (null when dropped) and how it was found. */
@@ -66,6 +75,27 @@ export function codexSessionKey(payload: HookPayload): string | null {
   return payload.sessionId ?? stringField(payload.fields, ["thread-id", "thread_id"]);
 }
 
+/**
+ * Whether process `pid` (the hook process) runs inside `pane`'s process tree
+ * with a controlling terminal. The daemon and everything it spawns have no
+ * terminal, even though the daemon's parent is the pane that started it.
+ */
+export function runsInsidePane(
+  pid: number,
+  context: { table: ProcessTable; pane: PaneFacts },
+): boolean {
+  const self = context.table.byPid.get(pid);
+  if (!self || self.tpgid <= 0) return false;
+  const seen = new Set<number>();
+  let p: ProcessInfo | undefined = self;
+  while (p !== undefined && !seen.has(p.pid)) {
+    if (p.pid === context.pane.panePid) return true;
+    seen.add(p.pid);
+    p = context.table.byPid.get(p.ppid);
+  }
+  return false;
+}
+
 /** Attributes one Codex event to a pane. */
 export function attributeCodexEvent(input: AttributionInput): Attribution {
   const live = input.panes.filter((p) => !p.dead);
@@ -73,8 +103,23 @@ export function attributeCodexEvent(input: AttributionInput): Attribution {
   const session = (p: PaneFacts) => p.options["@agent_session"] || null;
 
   const reported = codex.find((p) => p.paneId === input.reportedPane);
-  if (reported && (session(reported) === null || session(reported) === input.sessionKey)) {
+  if (reported && session(reported) !== null && session(reported) === input.sessionKey) {
     return { pane: reported.paneId, reason: "the reported pane runs codex in this session" };
+  }
+  if (reported && session(reported) === null) {
+    if (input.reportedTrusted) {
+      return { pane: reported.paneId, reason: "the hook ran inside the reported pane" };
+    }
+    const sameCwd = input.cwd === null || reported.currentPath === input.cwd;
+    const rivals = codex.filter((p) =>
+      p !== reported && session(p) === null && (input.cwd === null || p.currentPath === input.cwd)
+    );
+    if (sameCwd && rivals.length === 0) {
+      return {
+        pane: reported.paneId,
+        reason: "the reported pane is the one unregistered codex pane here",
+      };
+    }
   }
   if (input.sessionKey !== null) {
     const owner = live.find((p) => session(p) === input.sessionKey);

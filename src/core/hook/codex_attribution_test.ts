@@ -105,6 +105,28 @@ Deno.test("issue 7: no reported pane still attributes by session or cwd", () => 
   assertEquals(attribute(panes, { reportedPane: null, sessionKey: null, cwd: "/else" }), null);
 });
 
+Deno.test("issue 7: daemon mode, panes in two folders: B's first events never land on A", () => {
+  // Seen with real Codex 0.171 in daemon mode: every hook reports pane A
+  // (the daemon's TMUX_PANE), with B's session and B's cwd.
+  const panes = [pane("%0", 100, {}, "/a"), pane("%1", 200, {}, "/b")];
+  assertEquals(attribute(panes, { sessionKey: "B", cwd: "/b", registration: true }), "%1");
+  assertEquals(attribute(panes, { sessionKey: "B", cwd: "/b" }), "%1");
+  // A's own events still reach A.
+  assertEquals(attribute(panes, { sessionKey: "A", cwd: "/a", registration: true }), "%0");
+  // Once B is registered, the title-generation notify (a thread id no pane
+  // owns) is dropped instead of ending B's turn.
+  const registered = [
+    pane("%0", 100, { "@agent_session": "A" }, "/a"),
+    pane("%1", 200, { "@agent_session": "B" }, "/b"),
+  ];
+  assertEquals(attribute(registered, { sessionKey: "T", cwd: "/b" }), null);
+});
+
+Deno.test("issue 7: two unregistered codex panes in one folder cannot be told apart: dropped", () => {
+  const panes = [pane("%0", 100, {}, "/same"), pane("%1", 200, {}, "/same")];
+  assertEquals(attribute(panes, { sessionKey: "B", cwd: "/same" }), null);
+});
+
 Deno.test("I25: a notify payload's thread-id is its session key", () => {
   const notify = parsePayload('{"type":"agent-turn-complete","thread-id":"t-1","cwd":"/p"}')!;
   assertEquals(codexSessionKey(notify), "t-1");
