@@ -5,21 +5,15 @@ import {
   rolloutReading,
   scanRolloutTail,
 } from "./codex_rollout.ts";
+import {
+  HAVE_SHARED_PAYLOADS,
+  OWN_PAYLOADS,
+  SHARED_PAYLOADS,
+} from "../../../tests/harness/payload_dirs.ts";
 
-const REPO = new URL("../../../", import.meta.url);
-const OWN = new URL("fixtures/payloads/", REPO);
-const SHARED = new URL("../shared/fixtures/payloads/", REPO);
-const HAVE_SHARED = exists(SHARED);
-if (!HAVE_SHARED) console.log(`note: ${SHARED.pathname} is absent; shared-fixture tests skipped`);
-
-function exists(url: URL): boolean {
-  try {
-    Deno.statSync(url);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const OWN = OWN_PAYLOADS;
+const SHARED = SHARED_PAYLOADS;
+const HAVE_SHARED = HAVE_SHARED_PAYLOADS;
 
 const NOW = 1_785_000_000_000;
 const FUT1_MS = 1_785_007_200_000;

@@ -1,21 +1,15 @@
 import { deepStrictEqual, throws } from "node:assert/strict";
 import { MalformedPayloadError } from "./errors.ts";
 import { parsePiContext } from "./pi_context.ts";
+import {
+  HAVE_SHARED_PAYLOADS,
+  OWN_PAYLOADS,
+  SHARED_PAYLOADS,
+} from "../../../tests/harness/payload_dirs.ts";
 
-const REPO = new URL("../../../", import.meta.url);
-const OWN = new URL("fixtures/payloads/", REPO);
-const SHARED = new URL("../shared/fixtures/payloads/", REPO);
-const HAVE_SHARED = exists(SHARED);
-if (!HAVE_SHARED) console.log(`note: ${SHARED.pathname} is absent; shared-fixture tests skipped`);
-
-function exists(url: URL): boolean {
-  try {
-    Deno.statSync(url);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const OWN = OWN_PAYLOADS;
+const SHARED = SHARED_PAYLOADS;
+const HAVE_SHARED = HAVE_SHARED_PAYLOADS;
 
 const NOW = 1_785_000_000_000;
 const SHARED_SESSION = "ses_0789d5f61ffeW6yCmb3x7wLH1X";
