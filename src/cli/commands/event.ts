@@ -10,19 +10,25 @@ import type { CommandContext } from "../context.ts";
 import { runHookEvent } from "../../runtime/hook_intake.ts";
 
 /**
- * The event's evidence time: the process's start, not the moment this code
- * runs, so two racing hooks are ordered by when their events happened rather
- * than by how long each took to load (D47).
+ * The event's evidence time: when the wrapper was fired (`TMA_HOOK_FIRED_AT`,
+ * epoch ms), else this process's start; never the moment this code runs. Two
+ * racing hooks are so ordered by when their events happened rather than by
+ * how long each took to load (D47): Claude's PostToolUse and Stop fire tens
+ * of milliseconds apart, less than Deno's start-up jitter.
  */
-function processStartMs(ctx: CommandContext): number {
+export function evidenceTimeMs(ctx: Pick<CommandContext, "now" | "env">): number {
   const now = ctx.now();
+  const fired = Number(ctx.env("TMA_HOOK_FIRED_AT") ?? "");
+  // A value from a skewed or stale environment is ignored: it must fall in
+  // the last minute.
+  if (Number.isSafeInteger(fired) && fired <= now && fired > now - 60_000) return fired;
   const origin = Math.floor(performance.timeOrigin);
   return Number.isFinite(origin) && origin > 0 && origin <= now ? origin : now;
 }
 
 /** Runs `tma event`. */
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
-  const evidenceAtMs = processStartMs(ctx);
+  const evidenceAtMs = evidenceTimeMs(ctx);
   const stdout = await runHookEvent({
     agent: stringFlag(args.flags, "agent"),
     kind: stringFlag(args.flags, "kind"),
