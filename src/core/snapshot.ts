@@ -40,6 +40,7 @@ export const PANE_OPTIONS = [
   "@tma_title_match_pid",
   "@tma_reg_dead_since",
   "@tma_fg",
+  "@tma_hook_at",
 ] as const;
 
 /** The name of one pane option tma reads. */

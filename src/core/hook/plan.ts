@@ -24,6 +24,7 @@ import { rollup } from "../rollup.ts";
 import type { PaneFacts, PaneOptions } from "../snapshot.ts";
 import { ms, type OptionWrite, readStamp, removalWrites, type Stamp } from "../stamp.ts";
 import type { State } from "../state.ts";
+import { parseEpochMs } from "../time.ts";
 import { acceptsSession } from "../telemetry/session.ts";
 import { type HookAction, PERMISSION_ID_FIELDS, QUESTION_ID_FIELDS } from "./mapping.ts";
 import { type HookPayload, stringField } from "./payload.ts";
@@ -119,10 +120,21 @@ function skip(reason: string): HookSkip {
   return { kind: "skip", reason };
 }
 
-/** D47: a strictly newer hook claim in the store wins over this event. */
-function newerHookClaim(prior: Stamp, evidenceAtMs: number): boolean {
-  return prior.source === "hook" && prior.evidenceAt !== null && prior.evidenceAt > evidenceAtMs;
+/**
+ * D47: a strictly newer hook claim in the store wins over this event. Newer
+ * by the time of the last hook EVENT (`@tma_hook_at`), not by
+ * `@agent_evidence_at`: a capture that confirms a hook claim advances the
+ * latter to the capture time (D22), and must not make a Stop fired a moment
+ * earlier, but processed later, look stale.
+ */
+function newerHookClaim(options: PaneOptions, prior: Stamp, evidenceAtMs: number): boolean {
+  if (prior.source !== "hook") return false;
+  const hookAt = parseEpochMs(options[HOOK_AT]) ?? prior.evidenceAt;
+  return hookAt !== null && hookAt > evidenceAtMs;
 }
+
+/** The time of the last hook event that stamped the pane's state. */
+const HOOK_AT = "@tma_hook_at";
 
 /** The stamp-time guard: `@agent_stamped_at` unchanged since the read. */
 function stampGuard(options: PaneOptions): HookGuard {
@@ -243,6 +255,7 @@ function planRegistration(input: HookPlanInput, original: Stamp): HookPlan {
     set.set("@agent_source", "hook");
     set.set("@agent_evidence_at", ms(input.evidenceAtMs));
     set.set("@agent_since", ms(input.evidenceAtMs));
+    set.set(HOOK_AT, ms(input.evidenceAtMs));
   }
   return {
     kind: "write",
@@ -255,7 +268,7 @@ function planRegistration(input: HookPlanInput, original: Stamp): HookPlan {
 }
 
 function planDeregistration(input: HookPlanInput, prior: Stamp): HookPlan {
-  if (newerHookClaim(prior, input.evidenceAtMs)) {
+  if (newerHookClaim(input.options, prior, input.evidenceAtMs)) {
     return skip("a newer hook claim holds the pane (D47)");
   }
   const session = input.payload.sessionId;
@@ -279,11 +292,12 @@ function planStateClaim(
   context: { prior: Stamp; entry: HookMapEntry },
 ): HookPlan {
   const claim = context.entry.claim as { state: State; detail?: string };
-  if (newerHookClaim(context.prior, input.evidenceAtMs)) {
+  if (newerHookClaim(input.options, context.prior, input.evidenceAtMs)) {
     return skip("a newer hook claim holds the pane (D47)");
   }
   const { set, prior } = baseWrites(input, context.prior);
   const evidence = ms(input.evidenceAtMs);
+  set.set(HOOK_AT, evidence);
   const changed = prior.state !== claim.state;
   if (changed || prior.since === null) set.set("@agent_since", evidence);
   set.set("@agent_state", claim.state);

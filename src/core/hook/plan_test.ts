@@ -73,6 +73,7 @@ Deno.test("D8, D30: a start claim registers an empty pane and publishes idle", (
     "@agent_source": "hook",
     "@agent_evidence_at": String(T),
     "@agent_since": String(T),
+    "@tma_hook_at": String(T),
     "@agent_stamped_at": String(T + 5),
   });
   assert(result.kind === "write");
@@ -176,6 +177,24 @@ Deno.test("D47: a strictly newer hook claim suppresses the stamp", () => {
   // Screen evidence is the fold's business, never a reason to drop a hook.
   const capture = { ...newer, "@agent_source": "capture" };
   assertEquals(plan(capture, IDLE).kind, "write");
+});
+
+Deno.test("D47, D22: a capture that advanced a hook claim's evidence does not make a later-processed Stop stale", () => {
+  // PostToolUse stamped working at T - 600; a poll then confirmed the working
+  // chrome at T + 80 (D22 advanced the evidence); Stop fired at T but its tma
+  // process wrote after the poll. The Stop is the newer hook EVENT and wins.
+  const confirmed = {
+    ...registered,
+    "@agent_state": "working",
+    "@agent_evidence_at": String(T + 80),
+    "@tma_hook_at": String(T - 600),
+  };
+  const after = apply(confirmed, plan(confirmed, IDLE_TURN));
+  assertEquals(after["@agent_state"], "idle");
+  assertEquals(after["@tma_hook_at"], String(T));
+  // A genuinely newer hook event still wins over an older one.
+  const newerEvent = { ...confirmed, "@tma_hook_at": String(T + 5) };
+  assertEquals(plan(newerEvent, IDLE_TURN).kind, "skip");
 });
 
 Deno.test("P27, P28: the working or idle edge clears pending request ids", () => {
