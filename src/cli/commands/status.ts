@@ -1,5 +1,4 @@
 /** `tma status` (C20-C23): the ambient driver of the polling tier. @module */
-import { needsGit } from "../../core/selector.ts";
 import {
   countClasses,
   renderJson,
@@ -7,31 +6,14 @@ import {
   renderProm,
   renderTmux,
 } from "../../core/status_render.ts";
-import { listAgents } from "../../runtime/listing.ts";
 import { type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
-import { reportTiming } from "../debug_timing.ts";
-import { selectorFrom } from "../selector_flags.ts";
+import { listRows } from "../list_rows.ts";
 
 /** Runs a full cycle and prints the counts in the chosen format. */
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
-  const selector = selectorFrom(args.flags);
   const format = stringFlag(args.flags, "format") ?? "tmux";
-  const [server, config, manifests] = await Promise.all([
-    ctx.server(),
-    ctx.config(),
-    ctx.manifests(),
-  ]);
-  const { rows, cycle } = await listAgents({
-    server,
-    config,
-    models: manifests.models,
-    now: ctx.now,
-    selector,
-    git: needsGit(selector),
-    stampedeGuard: true,
-  });
-  reportTiming(ctx, cycle.stats);
+  const { rows, config } = await listRows(ctx, args, { alwaysGit: false, stampedeGuard: true });
   const counts = countClasses(rows);
   switch (format) {
     case "plain":

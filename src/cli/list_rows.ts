@@ -1,0 +1,46 @@
+/**
+ * The shared half of `ls` and `status`: resolve server, config and
+ * manifests, run one cycle through the selector, report its timing.
+ * @module
+ */
+import type { Config } from "../core/config/schema.ts";
+import { needsGit } from "../core/selector.ts";
+import { listAgents, type Listing } from "../runtime/listing.ts";
+import { type ParsedArgs, stringFlag } from "./args.ts";
+import type { CommandContext } from "./context.ts";
+import { reportTiming } from "./debug_timing.ts";
+import { selectorFrom } from "./selector_flags.ts";
+
+/** How a surface lists. */
+export interface ListRowsOptions {
+  /** Resolve git labels for every row, not only when the selector needs them. */
+  alwaysGit: boolean;
+  /** Apply the stampede guard (D53). */
+  stampedeGuard: boolean;
+}
+
+/** Runs one cycle for a listing surface and returns its rows and the config. */
+export async function listRows(
+  ctx: CommandContext,
+  args: ParsedArgs,
+  options: ListRowsOptions,
+): Promise<Listing & { config: Config }> {
+  const selector = selectorFrom(args.flags);
+  const [server, config, manifests] = await Promise.all([
+    ctx.server(),
+    ctx.config(),
+    ctx.manifests(),
+  ]);
+  const listing = await listAgents({
+    server,
+    config,
+    models: manifests.models,
+    now: ctx.now,
+    selector,
+    pane: stringFlag(args.flags, "pane"),
+    git: options.alwaysGit || needsGit(selector),
+    stampedeGuard: options.stampedeGuard,
+  });
+  reportTiming(ctx, listing.cycle.stats);
+  return { ...listing, config };
+}
