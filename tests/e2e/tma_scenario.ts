@@ -153,7 +153,15 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRep
     (await tmux.run(["show-options", "-pqv", "-t", pane.id, "@agent_source"], true)).trim();
   const checkSource = async (state: string) => {
     if (mode !== "hooks" || !covers.includes(state)) return;
-    const value = await source();
+    // The agent draws its screen without waiting for its hook, so a poll can
+    // read the new chrome first (source capture) and the hook's stamp lands
+    // a few hundred ms later: wait for it, bounded.
+    const deadline = Date.now() + 5000;
+    let value = await source();
+    while (value !== "hook" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      value = await source();
+    }
     check(`${state}: @agent_source is hook`, value === "hook", `@agent_source=${value}`);
   };
 
