@@ -5,7 +5,7 @@
  * @module
  */
 import { assert } from "./harness/assert.ts";
-import { renderBundledAssets } from "../scripts/embed_assets.ts";
+import { renderBundledAssets, renderPrevalidatedAssets } from "../scripts/embed_assets.ts";
 
 Deno.test("U45: src/assets/bundled.ts is current with manifests/ and hooks/", async () => {
   const file = new URL("../src/assets/bundled.ts", import.meta.url);
@@ -14,5 +14,16 @@ Deno.test("U45: src/assets/bundled.ts is current with manifests/ and hooks/", as
   assert(
     current === expected,
     `${file.pathname} is stale (it differs from manifests/ and hooks/): run \`deno task embed\``,
+  );
+});
+
+Deno.test("D64: src/assets/prevalidated.ts is current with manifests/ and the config schema", async () => {
+  const file = new URL("../src/assets/prevalidated.ts", import.meta.url);
+  const current = await Deno.readTextFile(file).catch(() => "");
+  const expected = await renderPrevalidatedAssets();
+  assert(
+    current === expected,
+    `${file.pathname} is stale (it differs from manifests/ or the config defaults): ` +
+      "run `deno task embed`",
   );
 });

@@ -14,7 +14,7 @@
  * Test files (`*_test.ts`) are held only to the last rule.
  * @module
  */
-import { assert } from "./harness/assert.ts";
+import { assert, assertEquals } from "./harness/assert.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -157,34 +157,43 @@ interface Module {
   path: string;
   masked: Masked;
   /** Every specifier it imports or re-exports, static or dynamic, with its line. */
-  imports: { specifier: string; line: number }[];
+  imports: Import[];
 }
 
-const IMPORT_PATTERNS: RegExp[] = [
-  // import x from "..."; import type { X } from "..."; export * from "..."; export { x } from "..."
-  /\b(?:import|export)\s+(?:type\s+)?[\w\s{},*$]*?\bfrom\s*"#(\d+)"/g,
+/** One import or re-export of a module. */
+interface Import {
+  specifier: string;
+  kind: ImportKind;
+  line: number;
+}
+
+/** How a module is reached: loaded with its importer, erased at run time, or loaded on demand. */
+type ImportKind = "static" | "type" | "dynamic";
+
+const IMPORT_PATTERNS: [RegExp, ImportKind][] = [
+  // import type { X } from "..."; export type { X } from "..."
+  [/\b(?:import|export)\s+type\s+[\w\s{},*$]*?\bfrom\s*"#(\d+)"/g, "type"],
+  // import x from "..."; export * from "..."; export { x } from "..."
+  [/\b(?:import|export)\s+(?!type\s)[\w\s{},*$]*?\bfrom\s*"#(\d+)"/g, "static"],
   // import "...";
-  /\bimport\s*"#(\d+)"/g,
+  [/\bimport\s*"#(\d+)"/g, "static"],
   // import("...") and import(`...`)
-  /\bimport\s*\(\s*["`]#(\d+)["`]/g,
+  [/\bimport\s*\(\s*["`]#(\d+)["`]/g, "dynamic"],
 ];
 
 function lineOf(text: string, index: number): number {
   return text.slice(0, index).split("\n").length;
 }
 
-function readImports(masked: Masked): { specifier: string; line: number }[] {
-  const found: { specifier: string; line: number; index: number }[] = [];
-  for (const pattern of IMPORT_PATTERNS) {
+function readImports(masked: Masked): Import[] {
+  const found: (Import & { index: number })[] = [];
+  for (const [pattern, kind] of IMPORT_PATTERNS) {
     for (const match of masked.code.matchAll(pattern)) {
       const specifier = masked.strings[Number(match[1])];
-      found.push({ specifier, line: lineOf(masked.code, match.index), index: match.index });
+      found.push({ specifier, kind, line: lineOf(masked.code, match.index), index: match.index });
     }
   }
-  return found.sort((a, b) => a.index - b.index).map(({ specifier, line }) => ({
-    specifier,
-    line,
-  }));
+  return found.sort((a, b) => a.index - b.index).map(({ index: _, ...rest }) => rest);
 }
 
 async function* walk(folder: URL): AsyncGenerator<URL> {
@@ -230,13 +239,18 @@ const EVERYTHING = new Map([...SOURCE, ...await loadModules(["tests/", "scripts/
  * The first chain of local imports from `start` that reaches a file under one
  * of `forbidden`, as a list of paths; undefined when there is none.
  */
-function forbiddenChain(start: string, forbidden: readonly string[]): string[] | undefined {
+function forbiddenChain(
+  start: string,
+  forbidden: readonly string[],
+  follow: (kind: ImportKind) => boolean = () => true,
+): string[] | undefined {
   const seen = new Set([start]);
   const queue: string[][] = [[start]];
   while (queue.length > 0) {
     const chain = queue.shift()!;
     const module = SOURCE.get(chain[chain.length - 1]);
-    for (const { specifier } of module?.imports ?? []) {
+    for (const { specifier, kind } of module?.imports ?? []) {
+      if (!follow(kind)) continue;
       const target = resolveLocal(module!.path, specifier);
       if (!target || seen.has(target)) continue;
       seen.add(target);
@@ -317,6 +331,45 @@ Deno.test("src/tmux/ imports nothing of runtime, cli, install or actions, even t
     if (chain) problems.push(`${module.path} imports ${chain.at(-1)} (${chain.join(" -> ")})`);
   }
   report("src/tmux/ must not depend on the layers above it", problems);
+});
+
+/**
+ * What `tma status` loads on every status-line poll: the entry, the command,
+ * and the loaders its context imports on demand (src/cli/context.ts).
+ */
+const STATUS_PATH = [
+  "mod.ts",
+  "src/cli/commands/status.ts",
+  "src/runtime/config_load.ts",
+  "src/runtime/manifest_load.ts",
+  "src/tmux/server.ts",
+];
+
+Deno.test("D64: the status path loads no zod, TOML or dax at start-up", () => {
+  const heavy = ["src/deps/zod.ts", "src/deps/toml.ts", "src/deps/dax.ts", "src/deps/jsonc.ts"];
+  const problems: string[] = [];
+  for (const start of STATUS_PATH) {
+    assert(SOURCE.has(start), `${start} is gone: update STATUS_PATH`);
+    // Type-only imports are erased and dynamic ones load on first use, so
+    // only static value imports count.
+    const chain = forbiddenChain(start, heavy, (kind) => kind === "static");
+    if (chain) problems.push(`${chain.join(" -> ")} (load it with import() where it is needed)`);
+  }
+  report("a status-line poll must not pay for schema or shell libraries", problems);
+});
+
+Deno.test("the layering test tells static, type-only and dynamic imports apart", () => {
+  const masked = mask(
+    'import type { A } from "./a.ts";\nimport { type B, c } from "./b.ts";\n' +
+      'export type { D } from "./d.ts";\nexport * from "./e.ts";\nconst f = await import("./f.ts");\n',
+  );
+  assertEquals(readImports(masked).map((i) => `${i.specifier}:${i.kind}`), [
+    "./a.ts:type",
+    "./b.ts:static",
+    "./d.ts:type",
+    "./e.ts:static",
+    "./f.ts:dynamic",
+  ]);
 });
 
 Deno.test("only src/tmux/ spawns tmux or ps", () => {

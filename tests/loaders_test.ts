@@ -8,6 +8,8 @@ import { configPath, loadConfig } from "../src/runtime/config_load.ts";
 import { ConfigError } from "../src/core/config/parse.ts";
 import { bundledManifests, loadManifests } from "../src/runtime/manifest_load.ts";
 import { defaultConfig } from "../src/core/config/schema.ts";
+import { parseActionManifest, parseAgentManifest } from "../src/core/manifest/parse.ts";
+import { BUNDLED_ACTIONS, BUNDLED_AGENTS } from "../src/assets/bundled.ts";
 
 async function scratchHome(): Promise<{ home: string; env: (name: string) => string | undefined }> {
   const home = await Deno.makeTempDir({ prefix: "tma-home-" });
@@ -76,6 +78,29 @@ Deno.test("M1, M3: every bundled manifest and action parses", () => {
     [...actions.keys()].sort(),
     ["approve", "compact", "deny", "interrupt", "question_reject", "steer", "steer_now"],
   );
+});
+
+Deno.test("D64: the pre-validated bundled manifests equal a fresh TOML + zod parse of every file", () => {
+  const { agents, actions } = bundledManifests();
+  for (const [stem, text] of Object.entries(BUNDLED_AGENTS)) {
+    const path = `bundled:manifests/${stem}.toml`;
+    assertEquals(agents.get(stem), parseAgentManifest(text, { path, stem }), stem);
+  }
+  for (const [stem, text] of Object.entries(BUNDLED_ACTIONS)) {
+    const path = `bundled:manifests/actions/${stem}.toml`;
+    assertEquals(actions.get(stem), parseActionManifest(text, { path, stem }), stem);
+  }
+  // Every regex is a live RegExp again, not its encoded form.
+  const claude = agents.get("claude")!;
+  const rule = claude.rules.find((r) => r.state === "blocked")!;
+  assert(JSON.stringify(rule.match).includes("❯ 1"), "the blocked rule anchors on the cursor row");
+  const firstRegex = claude.hooks!.map.find((e) => e.matcher)!.matcher!;
+  assert(firstRegex.re instanceof RegExp && firstRegex.re.test("permission_prompt"));
+});
+
+Deno.test("G2, D64: the config default read without a file is the schema's own default", async () => {
+  const { prevalidatedDefaultConfig } = await import("../src/runtime/config_load.ts");
+  assertEquals(prevalidatedDefaultConfig(), defaultConfig());
 });
 
 Deno.test("M2, M3: a user manifest shadows by stem; a broken one is skipped with one line", async () => {

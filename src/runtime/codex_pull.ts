@@ -22,7 +22,7 @@ import {
   planTelemetryWrites,
 } from "../core/telemetry/stamp_plan.ts";
 import type { WriteChain } from "../tmux/writer.ts";
-import { type CodexRolloutReading, readCodexTelemetry, type RolloutMemo } from "./codex_rollout.ts";
+import type { CodexRolloutReading, RolloutMemo } from "./codex_rollout.ts";
 import { type EnvReader, homeDir } from "./paths.ts";
 
 /** The one format a `file-tail` channel has a reader for today. */
@@ -91,6 +91,9 @@ export async function pullCodexTelemetry(
 ): Promise<WriteChain[]> {
   if (!wantsPull(target.manifest, target.options)) return [];
   const env = opts.env ?? ((name: string) => Deno.env.get(name));
+  // Loaded on first use: the rollout parser brings zod, which a cycle without
+  // a Codex session must not pay for at start-up (D64).
+  const { readCodexTelemetry } = await import("./codex_rollout.ts");
   let got: CodexRolloutReading | null;
   try {
     got = await readCodexTelemetry(target.options["@agent_session"]!, {

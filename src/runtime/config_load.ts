@@ -4,8 +4,9 @@
  * missing file means all defaults (G2).
  * @module
  */
-import { parseConfig } from "../core/config/parse.ts";
-import { type Config, defaultConfig } from "../core/config/schema.ts";
+import { PREVALIDATED_DEFAULT_CONFIG } from "../assets/prevalidated.ts";
+import type { Config } from "../core/config/schema.ts";
+import { decodeValidated } from "../core/prevalidated.ts";
 import { configDir } from "./paths.ts";
 
 /** Where the config comes from. */
@@ -25,16 +26,26 @@ export function configPath(source: ConfigSource): string {
   return `${configDir(source.env)}/config.toml`;
 }
 
+/**
+ * The all-defaults configuration as the build validated it: no TOML or zod
+ * on the status path of a machine without a config file (D64). A test pins
+ * it equal to `defaultConfig()`.
+ */
+export function prevalidatedDefaultConfig(): Config {
+  return decodeValidated<Config>(PREVALIDATED_DEFAULT_CONFIG);
+}
+
 /** Reads and validates the config; throws `ConfigError` on a bad file. */
 export async function loadConfig(source: ConfigSource): Promise<Config> {
-  if (source.disabled) return defaultConfig();
+  if (source.disabled) return prevalidatedDefaultConfig();
   const path = configPath(source);
   let text: string;
   try {
     text = await Deno.readTextFile(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return defaultConfig();
+    if (error instanceof Deno.errors.NotFound) return prevalidatedDefaultConfig();
     throw error;
   }
+  const { parseConfig } = await import("../core/config/parse.ts");
   return parseConfig(text, path);
 }

@@ -6,15 +6,11 @@
  * line naming it; a broken bundled file is a build bug and throws.
  * @module
  */
-import { BUNDLED_ACTIONS, BUNDLED_AGENTS } from "../assets/bundled.ts";
+import { PREVALIDATED_ACTIONS, PREVALIDATED_AGENTS } from "../assets/prevalidated.ts";
 import { type AgentModel, buildModels } from "../core/agent_model.ts";
 import type { Config } from "../core/config/schema.ts";
-import {
-  parseActionManifest,
-  parseAgentManifest,
-  type ParsedActionManifest,
-  type ParsedAgentManifest,
-} from "../core/manifest/parse.ts";
+import type { ParsedActionManifest, ParsedAgentManifest } from "../core/manifest/parse.ts";
+import { decodeValidated } from "../core/prevalidated.ts";
 import { configDir, type EnvReader } from "./paths.ts";
 
 /** A user manifest that failed to load. */
@@ -42,23 +38,24 @@ export interface ManifestSources {
   warn?: (line: string) => void;
 }
 
-/** Parses the bundled agents and actions; throws on any error (M3). */
+/**
+ * The bundled agents and actions, as the build validated them (M3: a broken
+ * bundled file fails `deno task embed`, and a test pins this equal to a fresh
+ * zod parse of every file). Decoding costs a `JSON.parse`, where parsing the
+ * TOML with zod on every status-line poll cost tens of ms (D64).
+ */
 export function bundledManifests(): {
   agents: Map<string, ParsedAgentManifest>;
   actions: Map<string, ParsedActionManifest>;
 } {
-  const agents = new Map<string, ParsedAgentManifest>();
-  for (const [stem, text] of Object.entries(BUNDLED_AGENTS)) {
-    agents.set(stem, parseAgentManifest(text, { path: `bundled:manifests/${stem}.toml`, stem }));
-  }
-  const actions = new Map<string, ParsedActionManifest>();
-  for (const [stem, text] of Object.entries(BUNDLED_ACTIONS)) {
-    actions.set(
-      stem,
-      parseActionManifest(text, { path: `bundled:manifests/actions/${stem}.toml`, stem }),
-    );
-  }
-  return { agents, actions };
+  return {
+    agents: new Map(Object.entries(decodeValidated<Record<string, ParsedAgentManifest>>(
+      PREVALIDATED_AGENTS,
+    ))),
+    actions: new Map(Object.entries(decodeValidated<Record<string, ParsedActionManifest>>(
+      PREVALIDATED_ACTIONS,
+    ))),
+  };
 }
 
 /** Loads the manifests a command runs with. */
@@ -69,19 +66,13 @@ export async function loadManifests(sources: ManifestSources): Promise<LoadedMan
   const actions = bundled.actions;
   const userDir = configDir(sources.env);
   const agentDir = sources.manifestDir ?? `${userDir}/agents`;
-  for (const [stem, path, text] of await readTomlFiles(agentDir)) {
-    try {
-      agents.set(stem, parseAgentManifest(text, { path, stem }));
-    } catch (error) {
-      skipped.push({ path, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  for (const [stem, path, text] of await readTomlFiles(`${userDir}/actions`)) {
-    try {
-      actions.set(stem, parseActionManifest(text, { path, stem }));
-    } catch (error) {
-      skipped.push({ path, error: error instanceof Error ? error.message : String(error) });
-    }
+  const agentFiles = await readTomlFiles(agentDir);
+  const actionFiles = await readTomlFiles(`${userDir}/actions`);
+  if (agentFiles.length + actionFiles.length > 0) {
+    // TOML and zod load only when there is a user file to parse (D64).
+    const { parseActionManifest, parseAgentManifest } = await import("../core/manifest/parse.ts");
+    parseInto(agents, agentFiles, parseAgentManifest, skipped);
+    parseInto(actions, actionFiles, parseActionManifest, skipped);
   }
   for (const skip of skipped) sources.warn?.(`tma: skipping manifest ${skip.path}: ${skip.error}`);
   return {
@@ -90,6 +81,22 @@ export async function loadManifests(sources: ManifestSources): Promise<LoadedMan
     models: buildModels(agents.values(), sources.config.agent),
     skipped,
   };
+}
+
+/** Parses user files into `into` by stem; a file that fails is recorded in `skipped` (M3). */
+function parseInto<T>(
+  into: Map<string, T>,
+  files: readonly [string, string, string][],
+  parse: (text: string, origin: { path: string; stem: string }) => T,
+  skipped: SkippedManifest[],
+): void {
+  for (const [stem, path, text] of files) {
+    try {
+      into.set(stem, parse(text, { path, stem }));
+    } catch (error) {
+      skipped.push({ path, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
 }
 
 /** `[stem, path, text]` of every `.toml` file in a directory; none when it is absent. */

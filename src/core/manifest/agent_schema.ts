@@ -84,8 +84,20 @@ export const claimSchema = z
   .transform((c) =>
     c.lifecycle !== undefined
       ? { lifecycle: c.lifecycle }
-      : { state: c.state as ClaimState, detail: c.detail }
+      : withDetail({ state: c.state as ClaimState }, c.detail)
   );
+
+/**
+ * `value` with `detail` set only when there is one: an absent detail is an
+ * absent key, never `detail: undefined`, so the parsed manifest is plain
+ * JSON data and survives the build-time encoding (src/core/prevalidated.ts).
+ */
+function withDetail<T extends object>(
+  value: T,
+  detail: string | undefined,
+): T & { detail?: string } {
+  return detail === undefined ? value : { ...value, detail };
+}
 
 /** A parsed hook claim. */
 export type Claim = z.infer<typeof claimSchema>;
@@ -212,11 +224,13 @@ export const agentManifestSchema = rawAgentManifestSchema
     ): string | undefined => (d === undefined ? d : index[d] ?? d);
     return {
       ...m,
-      rules: m.rules.map((r) => ({ ...r, detail: fold(r.detail) })),
+      rules: m.rules.map(({ detail, ...r }) => withDetail(r, fold(detail))),
       hooks: m.hooks && {
         ...m.hooks,
         map: m.hooks.map.map((e) =>
-          "lifecycle" in e.claim ? e : { ...e, claim: { ...e.claim, detail: fold(e.claim.detail) } }
+          "lifecycle" in e.claim
+            ? e
+            : { ...e, claim: withDetail({ state: e.claim.state }, fold(e.claim.detail)) }
         ),
       },
     };

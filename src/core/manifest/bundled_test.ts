@@ -63,8 +63,9 @@ function claimFor(
   return entry ? { ...entry.claim, turn_end: entry.turn_end } : null;
 }
 
-const working = { state: "working", detail: undefined, turn_end: false };
-const idleTurnEnd = { state: "idle", detail: undefined, turn_end: true };
+// A claim without a detail has no detail key (plain data, see src/core/prevalidated.ts).
+const working = { state: "working", turn_end: false };
+const idleTurnEnd = { state: "idle", turn_end: true };
 const permission = { state: "blocked", detail: "permission", turn_end: false };
 const start = { lifecycle: "start", turn_end: false };
 const end = { lifecycle: "end", turn_end: false };
@@ -409,11 +410,7 @@ Deno.test("I25: Codex's events map, notify by its type", () => {
   }
   deepStrictEqual(claimFor("codex", "PermissionRequest"), permission);
   deepStrictEqual(claimFor("codex", "Stop"), idleTurnEnd);
-  deepStrictEqual(claimFor("codex", "Interrupt"), {
-    state: "idle",
-    detail: undefined,
-    turn_end: false,
-  });
+  deepStrictEqual(claimFor("codex", "Interrupt"), { state: "idle", turn_end: false });
   deepStrictEqual(claimFor("codex", "SessionEnd"), end);
 });
 
