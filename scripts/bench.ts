@@ -9,7 +9,7 @@
  * - the Codex rollout tail read at 1 MiB and 50 MiB.
  * @module
  */
-import { runTma, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
+import { countingTmux, runTma, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;
 const RUNS = Number(Deno.env.get("TMA_BENCH_RUNS") ?? "7");
@@ -45,29 +45,6 @@ const IDLE_SCREEN = [
   "─".repeat(78),
   "  ⏵⏵ accept edits on (shift+tab to cycle)",
 ].join("\n");
-
-/** A tmux wrapper that counts its invocations, for the spawn figure. */
-async function countingTmux(dir: string): Promise<{ bin: string; count(): Promise<number> }> {
-  const log = `${dir}/tmux-calls.log`;
-  const bin = `${dir}/tmux-counting`;
-  const real = new TextDecoder().decode(
-    (await new Deno.Command("sh", { args: ["-c", "command -v tmux"] }).output()).stdout,
-  ).trim();
-  await Deno.writeTextFile(bin, `#!/bin/sh\necho x >> '${log}'\nexec '${real}' "$@"\n`);
-  await Deno.chmod(bin, 0o755);
-  return {
-    bin,
-    count: async () => {
-      try {
-        const n = (await Deno.readTextFile(log)).split("\n").filter((l) => l !== "").length;
-        await Deno.remove(log);
-        return n;
-      } catch {
-        return 0;
-      }
-    },
-  };
-}
 
 function capturesOf(stderr: string): number {
   return Number(/capture (\d+),/.exec(stderr)?.[1] ?? "-1");

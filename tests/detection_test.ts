@@ -4,7 +4,13 @@
  * `tma ls --json` must list each with the state the screen shows.
  */
 import { assert, assertEquals } from "./harness/assert.ts";
-import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
+import {
+  countingTmux,
+  HAS_TMUX,
+  runTma,
+  type ScratchTmux,
+  withScratchTmux,
+} from "./harness/tmux.ts";
 import { parseScreenFile, type ScreenFile } from "../src/core/rules/screen_file.ts";
 import { ROW_KEYS } from "../src/core/rows.ts";
 
@@ -206,9 +212,17 @@ Deno.test({
       // Let the window's activity second fall strictly behind the stamp.
       await new Promise((r) => setTimeout(r, 1100));
       await runTma(t, ["ls"]);
-      const quiet = await runTma(t, ["--debug-timing", "ls"]);
+      const counter = await countingTmux(t.dir);
+      const before = Date.now();
+      const quiet = await runTma(t, ["--debug-timing", "ls"], {
+        env: { TMA_TMUX_BIN: counter.bin },
+      });
       assert(quiet.stderr.includes("capture 0,"), quiet.stderr);
       assert(quiet.stderr.includes("capture-skipped 1"), quiet.stderr);
+      // D52, P35: the listing also leaves the poll mark, and nothing else runs.
+      assertEquals(await counter.count(), 1);
+      const mark = Number((await t.tmux("show-options", "-sv", "@tma_last_poll")).trim());
+      assert(mark >= before && mark <= Date.now(), `@tma_last_poll ${mark}`);
     }),
 });
 

@@ -92,7 +92,11 @@ const SHELLS = new Set(["bash", "zsh", "sh", "fish", "dash", "ksh", "tcsh", "csh
  */
 export async function runCycle(options: CycleOptions): Promise<CycleResult> {
   const started = performance.now();
-  const [panes, processes] = await Promise.all([listPanes(options.server), snapshotProcesses()]);
+  const markPollMs = options.dryRun ? undefined : options.now();
+  const [panes, processes] = await Promise.all([
+    listPanes(options.server, { markPollMs }),
+    snapshotProcesses(),
+  ]);
   let tmuxCalls = 1;
   const table = indexProcesses(processes);
   const nowMs = options.now();
@@ -212,17 +216,11 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
   }
   // ── end issue 5 ───────────────────────────────────────────────────────────
   chains.push(...rollupChains(panes, outcomes));
-  if (panes.length > 0) {
-    chains.push({
-      pane: panes[0].paneId,
-      writes: [{ name: "@tma_last_poll", value: String(nowMs), scope: "server" }],
-    });
-  }
-
   let committed = new Map<string, boolean>();
   if (!options.dryRun && chains.length > 0) {
     committed = await writeChains(options.server, chains);
-    tmuxCalls++;
+    // writeChains spawns tmux only when some chain has a write.
+    if (chains.some((chain) => chain.writes.length > 0)) tmuxCalls++;
   }
   for (const outcome of outcomes) outcome.committed = committed.get(outcome.pane.paneId) ?? false;
   return {

@@ -46,6 +46,17 @@ const FORMAT = [
   "#{pane_title}",
 ].join(FIELD_SEPARATOR);
 
+/** Options of `listPanes`. */
+export interface ListPanesOptions {
+  /**
+   * Record a poll at this time (epoch ms) in the server hint `@tma_last_poll`
+   * (P35), in the same tmux call: tmux runs the listing first, so the panes
+   * still carry the previous poll's time for the stampede guard (D53), and a
+   * quiet cycle needs no second tmux call to leave its mark.
+   */
+  markPollMs?: number;
+}
+
 /**
  * Lists every pane of the server with its facts and tma options.
  *
@@ -53,8 +64,14 @@ const FORMAT = [
  * const panes = await listPanes({ bin: "tmux", socketName: "work" });
  * ```
  */
-export async function listPanes(server: TmuxServer): Promise<PaneFacts[]> {
-  const { stdout } = await runTmux(server, ["list-panes", "-a", "-F", FORMAT]);
+export async function listPanes(
+  server: TmuxServer,
+  options: ListPanesOptions = {},
+): Promise<PaneFacts[]> {
+  const mark = options.markPollMs === undefined
+    ? []
+    : [";", "set-option", "-s", "@tma_last_poll", String(options.markPollMs)];
+  const { stdout } = await runTmux(server, ["list-panes", "-a", "-F", FORMAT, ...mark]);
   return parsePaneLines(stdout);
 }
 

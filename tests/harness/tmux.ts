@@ -304,3 +304,31 @@ export async function runTma(
   const decoder = new TextDecoder();
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
+
+/**
+ * A tmux wrapper that counts its invocations (pass its `bin` as
+ * `TMA_TMUX_BIN`); `count()` reads and resets the tally.
+ */
+export async function countingTmux(
+  dir: string,
+): Promise<{ bin: string; count(): Promise<number> }> {
+  const log = `${dir}/tmux-calls.log`;
+  const bin = `${dir}/tmux-counting`;
+  const real = new TextDecoder().decode(
+    (await new Deno.Command("sh", { args: ["-c", "command -v tmux"] }).output()).stdout,
+  ).trim();
+  await Deno.writeTextFile(bin, `#!/bin/sh\necho x >> '${log}'\nexec '${real}' "$@"\n`);
+  await Deno.chmod(bin, 0o755);
+  return {
+    bin,
+    count: async () => {
+      try {
+        const n = (await Deno.readTextFile(log)).split("\n").filter((l) => l !== "").length;
+        await Deno.remove(log);
+        return n;
+      } catch {
+        return 0;
+      }
+    },
+  };
+}
