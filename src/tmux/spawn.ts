@@ -35,19 +35,27 @@ export async function spawnWithDeadline(
     stderr: "piped",
     env: options.env,
   }).spawn();
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    // A child that exits early closes its stdin; its status tells the rest.
-    await writer.write(new TextEncoder().encode(options.stdin)).catch(() => undefined);
-    await writer.close().catch(() => undefined);
-  }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), options.timeoutMs);
+  // AbortSignal.timeout rather than setTimeout: in Deno 2.9 the first
+  // setTimeout of a process loads the Node timers layer, 10-30 ms that every
+  // status-line poll and every hook would pay (D64). Its timer cannot be
+  // cancelled and keeps the event loop alive until it fires, which costs
+  // nothing here: the CLI ends with Deno.exit.
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const timedOut = new Promise<"timeout">((resolve) => {
+    deadline.addEventListener("abort", () => resolve("timeout"), { once: true });
   });
-  const result = await Promise.race([child.output(), deadline]);
-  clearTimeout(timer);
+  const finished = (async () => {
+    if (options.stdin !== undefined) {
+      const writer = child.stdin.getWriter();
+      // A child that exits early closes its stdin; its status tells the rest.
+      await writer.write(new TextEncoder().encode(options.stdin)).catch(() => undefined);
+      await writer.close().catch(() => undefined);
+    }
+    return await child.output();
+  })();
+  const result = await Promise.race([finished, timedOut]);
   if (result === "timeout") {
+    finished.catch(() => undefined);
     try {
       child.kill("SIGKILL");
     } catch {
