@@ -342,6 +342,7 @@ const STATUS_PATH = [
   "src/cli/commands/status.ts",
   "src/runtime/config_load.ts",
   "src/runtime/manifest_load.ts",
+  "src/runtime/snapshot_start.ts",
   "src/tmux/server.ts",
 ];
 

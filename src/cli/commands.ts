@@ -19,6 +19,8 @@ export interface CommandSpec {
   usage: string;
   flags: FlagSpec[];
   hidden?: boolean;
+  /** Runs a detection cycle: main starts its snapshot before loading it (D64). */
+  cycles?: boolean;
   load(): Promise<CommandModule>;
 }
 
@@ -59,6 +61,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: "pane", kind: "string", help: "only this pane" },
       ...SELECTOR_FLAGS,
     ],
+    cycles: true,
     load: () => import("./commands/ls.ts"),
   },
   {
@@ -74,6 +77,7 @@ export const COMMANDS: CommandSpec[] = [
       },
       ...SELECTOR_FLAGS,
     ],
+    cycles: true,
     load: () => import("./commands/status.ts"),
   },
   {

@@ -6,6 +6,7 @@
 import type { Config } from "../core/config/schema.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import type { LoadedManifests } from "../runtime/manifest_load.ts";
+import type { StartedSnapshot } from "../runtime/snapshot_start.ts";
 
 /** The global options of C2-C10. */
 export interface GlobalOptions {
@@ -29,6 +30,12 @@ export interface CommandContext {
   config(): Promise<Config>;
   server(): Promise<TmuxServer>;
   manifests(): Promise<LoadedManifests>;
+  /**
+   * The cycle's `list-panes` and process snapshot, started on the first
+   * call and shared after: `main` starts it before loading a listing
+   * command, so the children work while the command loads (D64).
+   */
+  snapshot(): Promise<StartedSnapshot>;
 }
 
 /** Builds the real context over `Deno`. */
@@ -36,6 +43,7 @@ export function createContext(globals: GlobalOptions): CommandContext {
   const encoder = new TextEncoder();
   let config: Promise<Config> | undefined;
   let manifests: Promise<LoadedManifests> | undefined;
+  let snapshot: Promise<StartedSnapshot> | undefined;
   const env = (name: string) => Deno.env.get(name);
   const ctx: CommandContext = {
     globals,
@@ -63,6 +71,12 @@ export function createContext(globals: GlobalOptions): CommandContext {
         envBin: env("TMA_TMUX_BIN"),
         configBin: cfg.tmux.bin,
       });
+    },
+    snapshot: () => {
+      snapshot ??= Promise.all([import("../runtime/snapshot_start.ts"), ctx.server()]).then((
+        [m, server],
+      ) => m.startSnapshot(server, ctx.now()));
+      return snapshot;
     },
     manifests: () => {
       manifests ??= Promise.all([import("../runtime/manifest_load.ts"), ctx.config()]).then((

@@ -26,8 +26,10 @@ export async function listRows(
   options: ListRowsOptions,
 ): Promise<Listing & { config: Config }> {
   const selector = selectorFrom(args.flags);
-  const [server, config, manifests] = await Promise.all([
+  // The snapshot is usually under way already (main starts it, D64).
+  const [server, snapshot, config, manifests] = await Promise.all([
     ctx.server(),
+    ctx.snapshot(),
     ctx.config(),
     ctx.manifests(),
   ]);
@@ -40,6 +42,7 @@ export async function listRows(
     pane: stringFlag(args.flags, "pane"),
     git: options.alwaysGit || needsGit(selector),
     stampedeGuard: options.stampedeGuard,
+    snapshot,
   });
   reportTiming(ctx, listing.cycle.stats);
   return { ...listing, config };

@@ -105,6 +105,8 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
       ctx.out(`${topHelp()}\n`);
       return 0;
     }
+    // A cycle's children start first and run while the command loads (D64).
+    if (command.cycles) ctx.snapshot().catch(() => undefined);
     const module = await command.load();
     return await module.run(ctx, parsed);
   } catch (error) {

@@ -21,9 +21,14 @@ Deno.test("prevalidated: a value JSON would change is refused at build time, nam
   throws(() => encodeValidated({ seen: new Set([1]) }), /Set at key "seen"/);
   throws(() => encodeValidated({ by: new Map() }), /Map at key "by"/);
   throws(() => encodeValidated({ f: () => 1 }), /function at key "f"/);
-  throws(() => encodeValidated({ ratio: Number.NaN }), /number NaN at key "ratio"/);
+  throws(() => encodeValidated({ a: [{ ratio: Number.NaN }] }), /number NaN at key "a.0.ratio"/);
   throws(() => encodeValidated({ big: 1n }), /bigint at key "big"/);
-  throws(() => encodeValidated({ odd: { $regex: ["a", ""] } }), /"\$regex" key at key "odd"/);
+});
+
+Deno.test("prevalidated: data that looks like an encoded regex stays data", () => {
+  const value = { odd: { $regex: ["a", ""] }, regexes: [["x"]], data: null };
+  deepStrictEqual(decodeValidated(encodeValidated(value)), value);
+  strictEqual(decodeValidated<RegExp>(encodeValidated(/top/g)).source, "top");
 });
 
 Deno.test("prevalidated: an absent optional key stays absent", () => {

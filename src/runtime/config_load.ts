@@ -41,7 +41,9 @@ export async function loadConfig(source: ConfigSource): Promise<Config> {
   const path = configPath(source);
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    // Synchronous: one small file, and the first async file op of a process
+    // starts a worker thread that a status-line poll would wait for (D64).
+    text = Deno.readTextFileSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return prevalidatedDefaultConfig();
     throw error;

@@ -20,9 +20,8 @@ import {
 import { type OptionWrite, readStamp, removalWrites, type Stamp } from "../core/stamp.ts";
 import type { State } from "../core/state.ts";
 import { capturePanes } from "../tmux/capture.ts";
+import { type StartedSnapshot, startSnapshot } from "./snapshot_start.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
-import { listPanes } from "../tmux/panes.ts";
-import { snapshotProcesses } from "../tmux/ps.ts";
 import { unchangedSince, type WriteChain, writeChains } from "../tmux/writer.ts";
 import { pullTelemetry } from "./codex_pull.ts"; // issue 5: telemetry pull
 
@@ -74,6 +73,12 @@ export interface CycleOptions {
   /** Capture these panes even when D54 would skip them. */
   forceCapture?: ReadonlySet<string>;
   /**
+   * The snapshot, when the caller started it early with `startSnapshot` (its
+   * listing carries the poll mark); otherwise the cycle takes it, and marks
+   * unless `dryRun`.
+   */
+  snapshot?: StartedSnapshot;
+  /**
    * Skip producing when another cycle ran in the same wall-clock second
    * (D53): the stamps are read as they are. For the ambient driver, where
    * every attached client's status line polls at once.
@@ -92,11 +97,9 @@ const SHELLS = new Set(["bash", "zsh", "sh", "fish", "dash", "ksh", "tcsh", "csh
  */
 export async function runCycle(options: CycleOptions): Promise<CycleResult> {
   const started = performance.now();
-  const markPollMs = options.dryRun ? undefined : options.now();
-  const [panes, processes] = await Promise.all([
-    listPanes(options.server, { markPollMs }),
-    snapshotProcesses(),
-  ]);
+  const snapshot = options.snapshot ??
+    startSnapshot(options.server, options.dryRun ? undefined : options.now());
+  const [panes, processes] = await Promise.all([snapshot.panes, snapshot.processes]);
   let tmuxCalls = 1;
   const table = indexProcesses(processes);
   const nowMs = options.now();

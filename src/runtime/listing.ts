@@ -9,6 +9,7 @@ import { type AgentRow, buildRow, type GitLabels, sortRows } from "../core/rows.
 import { matches, type Selector } from "../core/selector.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { type CycleResult, runCycle } from "./cycle.ts";
+import type { StartedSnapshot } from "./snapshot_start.ts";
 import { GitLabeler } from "./git.ts";
 
 const NO_GIT: GitLabels = { repo: null, branch: null, worktree: null };
@@ -26,6 +27,8 @@ export interface ListOptions {
   git: boolean;
   /** Apply the stampede guard (D53); `status` does. */
   stampedeGuard?: boolean;
+  /** The cycle's snapshot, if the caller started it early (`startSnapshot`). */
+  snapshot?: StartedSnapshot;
 }
 
 /** The rows of a listing and the cycle behind them. */
@@ -55,6 +58,7 @@ export async function listAgents(options: ListOptions): Promise<Listing> {
     },
     now: options.now,
     stampedeGuard: options.stampedeGuard,
+    snapshot: options.snapshot,
   });
   const labeler = new GitLabeler();
   const host = hostName();

@@ -66,8 +66,8 @@ export async function loadManifests(sources: ManifestSources): Promise<LoadedMan
   const actions = bundled.actions;
   const userDir = configDir(sources.env);
   const agentDir = sources.manifestDir ?? `${userDir}/agents`;
-  const agentFiles = await readTomlFiles(agentDir);
-  const actionFiles = await readTomlFiles(`${userDir}/actions`);
+  const agentFiles = readTomlFiles(agentDir);
+  const actionFiles = readTomlFiles(`${userDir}/actions`);
   if (agentFiles.length + actionFiles.length > 0) {
     // TOML and zod load only when there is a user file to parse (D64).
     const { parseActionManifest, parseAgentManifest } = await import("../core/manifest/parse.ts");
@@ -99,14 +99,18 @@ function parseInto<T>(
   }
 }
 
-/** `[stem, path, text]` of every `.toml` file in a directory; none when it is absent. */
-async function readTomlFiles(dir: string): Promise<[string, string, string][]> {
+/**
+ * `[stem, path, text]` of every `.toml` file in a directory; none when it is
+ * absent. Synchronous, like the config read: a few small files, and no
+ * worker thread to start on the status path (D64).
+ */
+function readTomlFiles(dir: string): [string, string, string][] {
   const files: [string, string, string][] = [];
   try {
-    for await (const entry of Deno.readDir(dir)) {
+    for (const entry of Deno.readDirSync(dir)) {
       if (!entry.isFile || !entry.name.endsWith(".toml")) continue;
       const path = `${dir}/${entry.name}`;
-      files.push([entry.name.slice(0, -".toml".length), path, await Deno.readTextFile(path)]);
+      files.push([entry.name.slice(0, -".toml".length), path, Deno.readTextFileSync(path)]);
     }
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;

@@ -40,6 +40,14 @@ const FIXED_FIELDS = [
   "pane_current_path",
 ] as const;
 
+type FixedField = (typeof FIXED_FIELDS)[number];
+
+/** Each fixed field's column. */
+const FIELD_INDEX = Object.fromEntries(FIXED_FIELDS.map((name, i) => [name, i])) as Record<
+  FixedField,
+  number
+>;
+
 const FORMAT = [
   ...FIXED_FIELDS.map((name) => `#{${name}}`),
   ...PANE_OPTIONS.map((name) => `#{${name}}`),
@@ -89,17 +97,18 @@ export async function listPane(server: TmuxServer, pane: string): Promise<PaneFa
 /** Parses the output of the pane format; malformed lines are skipped. */
 export function parsePaneLines(stdout: string): PaneFacts[] {
   const panes: PaneFacts[] = [];
+  const optionsStart = FIXED_FIELDS.length;
+  const fixedCount = optionsStart + PANE_OPTIONS.length;
   for (const line of stdout.split("\n")) {
     if (line === "") continue;
     const parts = line.split(FIELD_SEPARATOR);
-    const fixedCount = FIXED_FIELDS.length + PANE_OPTIONS.length;
     if (parts.length < fixedCount + 1) continue;
-    const field = (name: (typeof FIXED_FIELDS)[number]) => parts[FIXED_FIELDS.indexOf(name)];
+    const field = (name: FixedField) => parts[FIELD_INDEX[name]];
     const options: PaneOptions = {};
-    PANE_OPTIONS.forEach((name, i) => {
-      const value = parts[FIXED_FIELDS.length + i];
-      if (value !== "") options[name] = value;
-    });
+    for (let i = 0; i < PANE_OPTIONS.length; i++) {
+      const value = parts[optionsStart + i];
+      if (value !== "") options[PANE_OPTIONS[i]] = value;
+    }
     const sessionName = field("session_name");
     const windowIndex = Number(field("window_index"));
     const paneIndex = Number(field("pane_index"));
@@ -131,7 +140,9 @@ export function parsePaneLines(stdout: string): PaneFacts[] {
         "@agent_summary": field("@agent_summary") || undefined,
         "@agent_session_summary": field("@agent_session_summary") || undefined,
       },
-      title: parts.slice(fixedCount).join(FIELD_SEPARATOR),
+      title: parts.length === fixedCount + 1
+        ? parts[fixedCount]
+        : parts.slice(fixedCount).join(FIELD_SEPARATOR),
     });
   }
   return panes;
