@@ -105,8 +105,9 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
       ctx.out(`${topHelp()}\n`);
       return 0;
     }
-    // A cycle's children start first and run while the command loads (D64).
-    if (command.cycles) ctx.snapshot().catch(() => undefined);
+    // A cycle's children are spawned before the command's modules load, so
+    // tmux and ps work meanwhile (D64); their failures surface in the cycle.
+    if (command.cycles) await ctx.snapshot().catch(() => undefined);
     const module = await command.load();
     return await module.run(ctx, parsed);
   } catch (error) {

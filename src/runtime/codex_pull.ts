@@ -16,11 +16,6 @@
  */
 import type { ParsedAgentManifest } from "../core/manifest/parse.ts";
 import type { PaneOptions } from "../core/snapshot.ts";
-import {
-  applyWrites,
-  formatCarriesTokens,
-  planTelemetryWrites,
-} from "../core/telemetry/stamp_plan.ts";
 import type { WriteChain } from "../tmux/writer.ts";
 import type { CodexRolloutReading, RolloutMemo } from "./codex_rollout.ts";
 import { type EnvReader, homeDir } from "./paths.ts";
@@ -107,6 +102,9 @@ export async function pullCodexTelemetry(
     return [];
   }
   if (got === null) return [];
+  const { formatCarriesTokens, planTelemetryWrites } = await import(
+    "../core/telemetry/stamp_plan.ts"
+  );
   return planTelemetryWrites(target.options, got.reading, {
     evidenceMs: got.evidenceMs,
     channelCarriesTokens: formatCarriesTokens(CODEX_FORMAT),
@@ -129,6 +127,8 @@ export async function pullTelemetry(
   const out = new Map<string, PulledTelemetry>();
   const wanted = targets.filter((target) => wantsPull(target.manifest, target.options));
   if (wanted.length === 0) return out;
+  // The planner loads only when some pane is pulled: most cycles have none (D64).
+  const { applyWrites } = await import("../core/telemetry/stamp_plan.ts");
   const results = await Promise.all(wanted.map((target) => pullCodexTelemetry(target, opts)));
   wanted.forEach((target, i) => {
     const chains = results[i];

@@ -19,7 +19,6 @@ import {
 } from "../core/snapshot.ts";
 import { type OptionWrite, readStamp, removalWrites, type Stamp } from "../core/stamp.ts";
 import type { State } from "../core/state.ts";
-import { capturePanes } from "../tmux/capture.ts";
 import { type StartedSnapshot, startSnapshot } from "./snapshot_start.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { unchangedSince, type WriteChain, writeChains } from "../tmux/writer.ts";
@@ -159,7 +158,13 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
   const toCapture = pending.filter((p) =>
     p.capture && p.identity.foregroundIsAgent && p.pane.scrollPosition === 0
   );
-  const screens = await capturePanes(options.server, toCapture.map((p) => p.pane.paneId));
+  // A quiet cycle captures nothing and does not load the capture code (D64).
+  const screens = toCapture.length === 0
+    ? new Map<string, string>()
+    : await (await import("../tmux/capture.ts")).capturePanes(
+      options.server,
+      toCapture.map((p) => p.pane.paneId),
+    );
   if (toCapture.length > 0) tmuxCalls++;
 
   const outcomes: PaneOutcome[] = [];

@@ -10,7 +10,6 @@ import { matches, type Selector } from "../core/selector.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { type CycleResult, runCycle } from "./cycle.ts";
 import type { StartedSnapshot } from "./snapshot_start.ts";
-import { GitLabeler } from "./git.ts";
 
 const NO_GIT: GitLabels = { repo: null, branch: null, worktree: null };
 
@@ -60,13 +59,14 @@ export async function listAgents(options: ListOptions): Promise<Listing> {
     stampedeGuard: options.stampedeGuard,
     snapshot: options.snapshot,
   });
-  const labeler = new GitLabeler();
+  // Git labels load their code only when a surface asks for them.
+  const labeler = options.git ? new (await import("./git.ts")).GitLabeler() : null;
   const host = hostName();
   const nowMs = options.now();
   const rows: AgentRow[] = [];
   for (const outcome of cycle.outcomes) {
     if (options.pane && outcome.pane.paneId !== options.pane) continue;
-    const git = options.git ? await labeler.labels(outcome.pane.currentPath) : NO_GIT;
+    const git = labeler ? await labeler.labels(outcome.pane.currentPath) : NO_GIT;
     const row = buildRow(outcome.pane, outcome.options, {
       git,
       server: outcome.pane.socketPath,
