@@ -231,7 +231,11 @@ function publish(prior: Stamp, args: PublishArgs): Verdict {
   };
 }
 
-function hold(prior: Stamp, episodeReset: boolean, reason: string): Verdict {
+/**
+ * The verdict that keeps a pane's stamp as it stands: its state, detail,
+ * source and evidence time, no attention, nothing to override.
+ */
+export function hold(prior: Stamp, episodeReset: boolean, reason: string): Verdict {
   return {
     action: "hold",
     state: prior.state,

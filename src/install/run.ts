@@ -158,15 +158,35 @@ function statuslineChoice(
   return recorded[agent] !== "opted-out";
 }
 
-async function statusStateChange(
-  deps: InstallHooksDeps,
-  update: (state: StatuslineState) => void,
-): Promise<{ change: FileChange; state: StatuslineState }> {
+/** `statusline-state.toml` as it stands: its path, text and parsed choices. */
+interface StatusStateFile {
+  path: string;
+  before: string | null;
+  state: StatuslineState;
+}
+
+async function readStatusState(deps: InstallHooksDeps): Promise<StatusStateFile> {
   const path = `${deps.paths.configDir}/${STATUSLINE_STATE_FILE}`;
   const before = await readOrNull(path);
-  const state = parseStatuslineState(before, path);
+  return { path, before, state: parseStatuslineState(before, path) };
+}
+
+/** The change `update` makes to the file read once by `readStatusState`. */
+function statusStateChange(
+  file: StatusStateFile,
+  update: (state: StatuslineState) => void,
+): { change: FileChange; state: StatuslineState } {
+  const state = { ...file.state };
   update(state);
-  return { change: { path, before, after: renderStatuslineState(state), backup: false }, state };
+  return {
+    change: {
+      path: file.path,
+      before: file.before,
+      after: renderStatuslineState(state),
+      backup: false,
+    },
+    state,
+  };
 }
 
 async function install(
@@ -183,15 +203,15 @@ async function install(
   });
   for (const warning of ref.warnings) deps.err(`tma: warning: ${warning}\n`);
   const env = agentEnv(deps, ref.ref);
-  const recordedPath = `${deps.paths.configDir}/${STATUSLINE_STATE_FILE}`;
-  const recorded = parseStatuslineState(await readOrNull(recordedPath), recordedPath);
+  const stateFile = await readStatusState(deps);
+  const recorded = stateFile.state;
   const plans: AgentPlan[] = [];
   for (const agent of agents) {
     plans.push(
       await planInstall(agent, env, { statusline: statuslineChoice(agent, request, recorded) }),
     );
   }
-  const { change: stateChange } = await statusStateChange(deps, (state) => {
+  const { change: stateChange } = statusStateChange(stateFile, (state) => {
     for (const agent of agents) {
       if (!STATUSLINE_AGENTS.includes(agent)) continue;
       state[agent] = statuslineChoice(agent, request, recorded) ? "installed" : "opted-out";
@@ -239,7 +259,7 @@ async function uninstall(
   const env = agentEnv(deps, ref.ref);
   const plans: AgentPlan[] = [];
   for (const agent of agents) plans.push(await planUninstall(agent, env));
-  const { change: stateChange } = await statusStateChange(deps, (state) => {
+  const { change: stateChange } = statusStateChange(await readStatusState(deps), (state) => {
     // An opt-out outlives an uninstall, so a later install still honours it.
     for (const agent of agents) if (state[agent] === "installed") delete state[agent];
   });
@@ -290,8 +310,7 @@ async function check(
     strict: false,
   });
   const env = agentEnv(deps, ref.ref);
-  const recordedPath = `${deps.paths.configDir}/${STATUSLINE_STATE_FILE}`;
-  const recorded = parseStatuslineState(await readOrNull(recordedPath), recordedPath);
+  const recorded = (await readStatusState(deps)).state;
   const agents = named ? [named] : request.all ? await wiredAgents(env) : [...AGENT_NAMES];
   let failed = false;
   let wiredCount = 0;

@@ -7,7 +7,7 @@
  */
 import { needsCapture, planWrites, reapRegistration } from "../core/cycle_plan.ts";
 import type { AgentModel } from "../core/agent_model.ts";
-import { fold, type FoldWindows, type Verdict } from "../core/fold.ts";
+import { fold, type FoldWindows, hold, type Verdict } from "../core/fold.ts";
 import { identify, type Identity } from "../core/identity.ts";
 import { rollup } from "../core/rollup.ts";
 import {
@@ -266,18 +266,7 @@ function stampedOutcomes(panes: readonly PaneFacts[]): PaneOutcome[] {
         matched: null,
       },
       prior: stamp,
-      verdict: {
-        action: "hold",
-        state: stamp.state,
-        detail: stamp.detail,
-        source: stamp.source,
-        evidenceAt: stamp.evidenceAt,
-        setAttention: false,
-        episodeReset: false,
-        mayOverride: false,
-        winning: null,
-        reason: "another cycle ran this second (D53)",
-      },
+      verdict: hold(stamp, false, "another cycle ran this second (D53)"),
       screen: null,
       options: pane.options,
       stamp,

@@ -4,7 +4,7 @@
  * screen cannot contain (a random nonce printed by `display-message`).
  * @module
  */
-import { runTmuxScript, type TmuxServer } from "./exec.ts";
+import { readMarkers, runTmuxScript, type TmuxServer } from "./exec.ts";
 
 /** Lines of scrollback captured above the viewport (D26). */
 export const CAPTURE_HISTORY_LINES = 50;
@@ -37,15 +37,9 @@ export async function capturePanes(
       ["display-message", "-p", `${nonce}:${i}`],
     ]),
   );
-  let lines: string[] = [];
-  for (const line of stdout.replace(/\n$/, "").split("\n")) {
-    if (line.startsWith(`${nonce}:`)) {
-      const pane = paneIds[Number(line.slice(nonce.length + 1).trim())];
-      if (pane !== undefined) screens.set(pane, lines.join("\n"));
-      lines = [];
-    } else {
-      lines.push(line);
-    }
+  for (const marker of readMarkers(stdout, nonce)) {
+    const pane = paneIds[marker.index];
+    if (pane !== undefined) screens.set(pane, marker.body.join("\n"));
   }
   return screens;
 }

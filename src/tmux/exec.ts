@@ -96,6 +96,41 @@ export async function runTmux(
   return out;
 }
 
+/** A marker line of a batch's output, and the lines printed before it. */
+export interface BatchMarker {
+  /** The item the marker closes (its position in the batch). */
+  index: number;
+  /** What follows `<nonce>:<index>` on the marker line (a writer's verdict), trimmed. */
+  tail: string;
+  /** The lines printed since the previous marker (a capture's screen). */
+  body: string[];
+}
+
+/**
+ * Reads the `<nonce>:<index>[:<tail>]` marker lines a batched script prints
+ * after each item (captures and guarded writes). An item whose line failed
+ * before its marker has no entry.
+ *
+ * ```ts
+ * readMarkers("a\nb\nN:0\nN:1:1\n", "N");
+ * // [{ index: 0, tail: "", body: ["a", "b"] }, { index: 1, tail: "1", body: [] }]
+ * ```
+ */
+export function readMarkers(stdout: string, nonce: string): BatchMarker[] {
+  const markers: BatchMarker[] = [];
+  let body: string[] = [];
+  for (const line of stdout.replace(/\n$/, "").split("\n")) {
+    if (!line.startsWith(`${nonce}:`)) {
+      body.push(line);
+      continue;
+    }
+    const [index, ...tail] = line.slice(nonce.length + 1).split(":");
+    markers.push({ index: Number(index.trim()), tail: tail.join(":").trim(), body });
+    body = [];
+  }
+  return markers;
+}
+
 /**
  * Quotes one argument for tmux's configuration parser: double quotes, with
  * the characters the parser would interpret (`\`, `"`, `$`, newlines)

@@ -11,7 +11,7 @@
  * @module
  */
 import type { OptionWrite } from "../core/stamp.ts";
-import { runTmuxScript, type TmuxServer } from "./exec.ts";
+import { readMarkers, runTmuxScript, type TmuxServer } from "./exec.ts";
 
 export type { OptionWrite };
 
@@ -121,11 +121,7 @@ function readVerdicts(
   into: Map<string, boolean>,
 ): void {
   const verdicts = new Map<number, boolean>();
-  for (const line of stdout.split("\n")) {
-    if (!line.startsWith(`${nonce}:`)) continue;
-    const [index, flag] = line.slice(nonce.length + 1).split(":");
-    verdicts.set(Number(index.trim()), flag?.trim() === "1");
-  }
+  for (const marker of readMarkers(stdout, nonce)) verdicts.set(marker.index, marker.tail === "1");
   chains.forEach((chain, i) => {
     // A pane may have several chains (its stamp, a rollup): all must commit.
     const ok = chain.guard === undefined ? true : verdicts.get(i) ?? false;
