@@ -12,7 +12,7 @@
 import { countingTmux, runTma, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;
-const RUNS = Number(Deno.env.get("TMA_BENCH_RUNS") ?? "7");
+const RUNS = Number(Deno.env.get("TMA_BENCH_RUNS") ?? "9");
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
