@@ -73,9 +73,16 @@ export function createContext(globals: GlobalOptions): CommandContext {
       });
     },
     snapshot: () => {
-      snapshot ??= Promise.all([import("../runtime/snapshot_start.ts"), ctx.server()]).then((
-        [m, server],
-      ) => m.startSnapshot(server, ctx.now()));
+      snapshot ??= (async () => {
+        // The process snapshot needs no server or config: it starts first.
+        const processes = (await import("../tmux/ps.ts")).snapshotProcesses();
+        processes.catch(() => undefined);
+        const [m, server] = await Promise.all([
+          import("../runtime/snapshot_start.ts"),
+          ctx.server(),
+        ]);
+        return m.startSnapshot(server, ctx.now(), processes);
+      })();
       return snapshot;
     },
     manifests: () => {

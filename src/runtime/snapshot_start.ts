@@ -18,17 +18,21 @@ export interface StartedSnapshot {
 }
 
 /**
- * Spawns the listing (with the poll mark at `markPollMs`, when given) and the
- * process snapshot; pass the result as `CycleOptions.snapshot`.
+ * Spawns the listing (with the poll mark at `markPollMs`, when given) and,
+ * unless the caller already started it, the process snapshot; pass the
+ * result as `CycleOptions.snapshot`.
  *
  * ```ts
  * const snapshot = startSnapshot({ bin: "tmux", socketName: "work" }, Date.now());
  * const panes = await snapshot.panes;
  * ```
  */
-export function startSnapshot(server: TmuxServer, markPollMs?: number): StartedSnapshot {
+export function startSnapshot(
+  server: TmuxServer,
+  markPollMs?: number,
+  processes: Promise<ProcessInfo[]> = snapshotProcesses(),
+): StartedSnapshot {
   const panes = listPanes(server, { markPollMs });
-  const processes = snapshotProcesses();
   // The cycle awaits both later; until then a failure is not an unhandled rejection.
   panes.catch(() => undefined);
   processes.catch(() => undefined);
