@@ -140,9 +140,7 @@ export function parsePaneLines(stdout: string): PaneFacts[] {
         "@agent_summary": field("@agent_summary") || undefined,
         "@agent_session_summary": field("@agent_session_summary") || undefined,
       },
-      title: parts.length === fixedCount + 1
-        ? parts[fixedCount]
-        : parts.slice(fixedCount).join(FIELD_SEPARATOR),
+      title: parts.slice(fixedCount).join(FIELD_SEPARATOR),
     });
   }
   return panes;
