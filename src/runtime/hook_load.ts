@@ -1,26 +1,18 @@
 /**
  * What `tma event` loads, and only that: the named agent's manifest (a user
- * shadow `$XDG_CONFIG_HOME/tma/agents/<agent>.toml`, else the bundled text;
+ * shadow `$XDG_CONFIG_HOME/tma/agents/<agent>.toml`, else the bundled one;
  * or, with `--manifest-dir`, that directory's file alone) and the few config
  * keys a hook reads. Never the other agents, never the full config schema.
  * @module
  */
-import { BUNDLED_AGENTS } from "../assets/bundled.ts";
-import { type HookManifest, readHookManifest } from "../core/hook/hook_manifest.ts";
+import type { HookManifest } from "../core/hook/hook_manifest.ts";
 import { type HookSettings, readHookSettings } from "../core/hook/settings.ts";
 import type { ParsedAgentManifest } from "../core/manifest/parse.ts";
+import { bundledAgents } from "./bundled_manifests.ts";
 import { configDir, type EnvReader } from "./paths.ts";
 
 /** An agent name that is safe to put in a file name: a manifest stem. */
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-
-/** One manifest's text and where it came from. */
-export interface ManifestText {
-  text: string;
-  path: string;
-  /** Whether it is the user's file (so a broken one falls back to the bundled text). */
-  user: boolean;
-}
 
 /** Where the manifests of one event come from. */
 export interface ManifestPlace {
@@ -29,60 +21,79 @@ export interface ManifestPlace {
   env: EnvReader;
 }
 
+/** What loading one agent's manifest may run into. */
+type LoadPlace = ManifestPlace & { onSkip?: (problem: string) => void };
+
 /**
- * The candidate texts of one agent's manifest, best first: the user shadow
- * then the bundled file; with `--manifest-dir`, only that directory's file.
+ * The user's file for an agent (the shadow in `$XDG_CONFIG_HOME/tma/agents/`,
+ * or the `--manifest-dir` file), or null when there is none.
  */
-export async function manifestTexts(agent: string, place: ManifestPlace): Promise<ManifestText[]> {
-  if (!AGENT_NAME.test(agent)) return [];
+async function userManifestText(
+  agent: string,
+  place: ManifestPlace,
+): Promise<{ text: string; path: string } | null> {
+  if (!AGENT_NAME.test(agent)) return null;
   const dir = place.manifestDir ?? `${configDir(place.env)}/agents`;
-  const out: ManifestText[] = [];
   const path = `${dir}/${agent}.toml`;
   const text = await readOptional(path);
-  if (text !== null) out.push({ text, path, user: true });
-  if (!place.manifestDir && Object.hasOwn(BUNDLED_AGENTS, agent)) {
-    out.push({ text: BUNDLED_AGENTS[agent], path: `bundled:manifests/${agent}.toml`, user: false });
+  return text === null ? null : { text, path };
+}
+
+/**
+ * An agent's manifest: the user's file read by `parse`, else (or when that
+ * file is broken, M3; `onSkip` hears why) the bundled manifest as the build
+ * validated it, never its TOML parsed again. With `--manifest-dir` there is
+ * no bundled fallback (C2).
+ */
+async function loadManifest<T>(
+  agent: string,
+  place: LoadPlace,
+  parse: (text: string, origin: { path: string; stem: string }) => Promise<T>,
+  fromBundled: (manifest: ParsedAgentManifest) => T,
+): Promise<T | null> {
+  const user = await userManifestText(agent, place);
+  if (user !== null) {
+    try {
+      return await parse(user.text, { path: user.path, stem: agent });
+    } catch (error) {
+      place.onSkip?.(error instanceof Error ? error.message : String(error));
+    }
   }
-  return out;
+  if (place.manifestDir || !AGENT_NAME.test(agent)) return null;
+  const bundled = bundledAgents().get(agent);
+  return bundled === undefined ? null : fromBundled(bundled);
 }
 
 /**
  * The hook slice of an agent's manifest, or null for an unknown agent. A
- * user file that cannot be read falls back to the bundled one, as the
- * loader does (M3); `onSkip` hears why.
+ * user file is read with the light hook reader (the full schema would cost
+ * every event tens of ms).
  */
-export async function loadHookManifest(
-  agent: string,
-  place: ManifestPlace & { onSkip?: (problem: string) => void },
-): Promise<HookManifest | null> {
-  for (const candidate of await manifestTexts(agent, place)) {
-    try {
-      return readHookManifest(candidate.text, { path: candidate.path, stem: agent });
-    } catch (error) {
-      place.onSkip?.(error instanceof Error ? error.message : String(error));
-    }
-  }
-  return null;
+export function loadHookManifest(agent: string, place: LoadPlace): Promise<HookManifest | null> {
+  return loadManifest(
+    agent,
+    place,
+    async (text, origin) =>
+      (await import("../core/hook/hook_manifest.ts")).readHookManifest(text, origin),
+    ({ name, path, identity, hooks }) => ({ name, path, identity, hooks }),
+  );
 }
 
 /**
  * The full parsed manifest, for the context channel (whose intake reads
- * `[telemetry]`). Loaded only on that path: the full schema is the costly
- * part of a manifest.
+ * `[telemetry]`). A user file gets the full schema, loaded only on that path.
  */
-export async function loadFullManifest(
+export function loadFullManifest(
   agent: string,
-  place: ManifestPlace & { onSkip?: (problem: string) => void },
+  place: LoadPlace,
 ): Promise<ParsedAgentManifest | null> {
-  const { parseAgentManifest } = await import("../core/manifest/parse.ts");
-  for (const candidate of await manifestTexts(agent, place)) {
-    try {
-      return parseAgentManifest(candidate.text, { path: candidate.path, stem: agent });
-    } catch (error) {
-      place.onSkip?.(error instanceof Error ? error.message : String(error));
-    }
-  }
-  return null;
+  return loadManifest(
+    agent,
+    place,
+    async (text, origin) =>
+      (await import("../core/manifest/parse.ts")).parseAgentManifest(text, origin),
+    (manifest) => manifest,
+  );
 }
 
 /** Where config comes from (C5, G1). */

@@ -6,11 +6,10 @@
  * line naming it; a broken bundled file is a build bug and throws.
  * @module
  */
-import { PREVALIDATED_ACTIONS, PREVALIDATED_AGENTS } from "../assets/prevalidated.ts";
 import { type AgentModel, buildModels } from "../core/agent_model.ts";
 import type { Config } from "../core/config/schema.ts";
 import type { ParsedActionManifest, ParsedAgentManifest } from "../core/manifest/parse.ts";
-import { decodeValidated } from "../core/prevalidated.ts";
+import { bundledActions, bundledAgents } from "./bundled_manifests.ts";
 import { configDir, type EnvReader } from "./paths.ts";
 
 /** A user manifest that failed to load. */
@@ -48,14 +47,7 @@ export function bundledManifests(): {
   agents: Map<string, ParsedAgentManifest>;
   actions: Map<string, ParsedActionManifest>;
 } {
-  return {
-    agents: new Map(Object.entries(decodeValidated<Record<string, ParsedAgentManifest>>(
-      PREVALIDATED_AGENTS,
-    ))),
-    actions: new Map(Object.entries(decodeValidated<Record<string, ParsedActionManifest>>(
-      PREVALIDATED_ACTIONS,
-    ))),
-  };
+  return { agents: bundledAgents(), actions: bundledActions() };
 }
 
 /** Loads the manifests a command runs with. */
