@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
 import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
-import { actBatchSchema, actResultSchema } from "../src/actions/outcome.ts";
+import { actBatchSchema, actResultSchema } from "../src/core/action/outcome.ts";
 import { recorder, screen, setOptions } from "./act_support_test.ts";
 
 const ignore = !HAS_TMUX;

@@ -10,7 +10,7 @@ import { fire } from "../src/actions/broker.ts";
 import { takeVerdict, VERDICT_ACK_OPTION, VERDICT_OPTION } from "../src/actions/hook_lane.ts";
 import { holdForVerdict } from "../src/runtime/reply_lane.ts";
 import { action, brokerEnv, recorder, screen, setOptions } from "./act_support_test.ts";
-import type { HookVerdict } from "../src/actions/transport.ts";
+import type { HookVerdict } from "../src/core/action/transport.ts";
 
 const ignore = !HAS_TMUX;
 

@@ -6,7 +6,7 @@ import { assertEquals, assertThrows } from "./harness/assert.ts";
 import { sendKeysArgs, textDeliveryArgs, tmuxArg } from "../src/tmux/keys.ts";
 import { apiCall, ApiCallError } from "../src/actions/api.ts";
 import { childEnv, execEnv } from "../src/actions/exec.ts";
-import type { PaneView } from "../src/actions/view.ts";
+import type { PaneView } from "../src/core/action/view.ts";
 
 Deno.test("A19: one send-keys with named keys, flags ended by --", () => {
   assertEquals(sendKeysArgs("%3", ["/compact", "Enter"]), [

@@ -13,7 +13,7 @@
  */
 import { z } from "../deps/zod.ts";
 import { type EnvReader, stateDir } from "../runtime/paths.ts";
-import { OUTCOMES, REASONS } from "./outcome.ts";
+import { OUTCOMES, REASONS } from "../core/action/outcome.ts";
 
 /** One audit line. */
 export const auditEntrySchema = z.strictObject({

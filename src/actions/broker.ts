@@ -24,14 +24,14 @@ import { sendKeys, sendText } from "../tmux/keys.ts";
 import { apiCall, postApi } from "./api.ts";
 import { appendAudit } from "./audit.ts";
 import { execEnv, runExec } from "./exec.ts";
-import { checkGate, type Refusal } from "./gate.ts";
+import { checkGate, type Refusal } from "../core/action/gate.ts";
 import { HANDOFF_MS, handVerdict } from "./hook_lane.ts";
 import { acquireLock, type HeldLock, releaseLock } from "./lock.ts";
 import { type BrokerEnv, gateInput, readView, redetect } from "./observe.ts";
-import { type ActResult, exitCodeOf, type Outcome, type Reason } from "./outcome.ts";
+import { type ActResult, exitCodeOf, type Outcome, type Reason } from "../core/action/outcome.ts";
 import { recordPrompt, verifyPrompt } from "./prompt.ts";
-import type { Transport } from "./transport.ts";
-import { isStale, type PaneView } from "./view.ts";
+import type { Transport } from "../core/action/transport.ts";
+import { isStale, type PaneView } from "../core/action/view.ts";
 
 export type { BrokerEnv };
 

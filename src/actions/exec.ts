@@ -11,7 +11,7 @@
  * ```
  * @module
  */
-import type { PaneView } from "./view.ts";
+import type { PaneView } from "../core/action/view.ts";
 
 /** The context variables tma sets or clears for an exec child (A22). */
 export const CONTEXT_ENV = [

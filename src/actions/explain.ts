@@ -8,14 +8,14 @@
 import type { ParsedActionManifest } from "../core/manifest/parse.ts";
 import { apiCall } from "./api.ts";
 import { execEnv } from "./exec.ts";
-import { checkGate } from "./gate.ts";
+import { checkGate } from "../core/action/gate.ts";
 import { verdictToken } from "../core/hook/decision.ts";
 import { VERDICT_OPTION } from "./hook_lane.ts";
 import { parseLock } from "./lock.ts";
 import { type BrokerEnv, gateInput, readView, redetect } from "./observe.ts";
-import type { Reason } from "./outcome.ts";
-import { applicableAgents, type Transport } from "./transport.ts";
-import { isStale, type PaneView } from "./view.ts";
+import type { Reason } from "../core/action/outcome.ts";
+import { applicableAgents, type Transport } from "../core/action/transport.ts";
+import { isStale, type PaneView } from "../core/action/view.ts";
 
 /** What a firing would send, by transport. */
 export type WouldSend =

@@ -29,7 +29,7 @@ import {
 } from "../runtime/reply_lane.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { escapeFormat, writeChains } from "../tmux/writer.ts";
-import type { HookVerdict } from "./transport.ts";
+import type { HookVerdict } from "../core/action/transport.ts";
 
 export { REQUEST_OPTION, takeVerdict, VERDICT_ACK_OPTION, VERDICT_OPTION };
 

@@ -37,7 +37,7 @@ export {
   OUTCOMES,
   type Reason,
   REASONS,
-} from "./outcome.ts";
+} from "../core/action/outcome.ts";
 export { type AuditEntry, auditPath, readAudit } from "./audit.ts";
 export { handVerdict, takeVerdict, VERDICT_ACK_OPTION, VERDICT_OPTION } from "./hook_lane.ts";
 export { LOCK_OPTION } from "./lock.ts";

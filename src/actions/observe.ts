@@ -11,8 +11,8 @@ import type { TmuxServer } from "../tmux/exec.ts";
 import { serverVersion } from "../tmux/options.ts";
 import { listPane } from "../tmux/panes.ts";
 import { runCycle } from "../runtime/cycle.ts";
-import type { GateInput } from "./gate.ts";
-import { type PaneView, paneView } from "./view.ts";
+import type { GateInput } from "../core/action/gate.ts";
+import { type PaneView, paneView } from "../core/action/view.ts";
 
 /** What every broker run works with. */
 export interface BrokerEnv {

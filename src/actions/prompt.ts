@@ -6,10 +6,10 @@
 import type { ParsedActionManifest } from "../core/manifest/parse.ts";
 import type { State } from "../core/state.ts";
 import { capturePanes } from "../tmux/capture.ts";
-import { fingerprint, promptRows } from "./fingerprint.ts";
+import { fingerprint, promptRows } from "../core/action/fingerprint.ts";
 import { type BrokerEnv, modelOf } from "./observe.ts";
-import type { Refusal } from "./gate.ts";
-import type { PaneView } from "./view.ts";
+import type { Refusal } from "../core/action/gate.ts";
+import type { PaneView } from "../core/action/view.ts";
 
 /** One look at the pane's screen. */
 export interface PromptLook {

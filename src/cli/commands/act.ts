@@ -18,7 +18,7 @@ import {
 } from "../../actions/explain.ts";
 import { menuItems } from "../../actions/menu.ts";
 import type { BrokerEnv } from "../../actions/observe.ts";
-import { type ActResult, batchExitCode, exitCodeOf } from "../../actions/outcome.ts";
+import { type ActResult, batchExitCode, exitCodeOf } from "../../core/action/outcome.ts";
 import { selfArgv } from "../../actions/self.ts";
 import { resolveTargets } from "../../actions/target.ts";
 import { listClients, showMenu } from "../../tmux/menu.ts";

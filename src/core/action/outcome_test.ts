@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/harness/assert.ts";
+import { assertEquals } from "../../../tests/harness/assert.ts";
 import { type ActResult, batchExitCode, exitCodeOf, OUTCOMES, REASONS } from "./outcome.ts";
 
 Deno.test("P66: the outcome vocabulary is exactly the closed set", () => {

@@ -10,7 +10,7 @@
  * ```
  * @module
  */
-import type { ParsedActionManifest } from "../core/manifest/parse.ts";
+import type { ParsedActionManifest } from "../manifest/parse.ts";
 import type { Reason } from "./outcome.ts";
 import { appliesTo, type Transport, transportFor } from "./transport.ts";
 import type { PaneView } from "./view.ts";

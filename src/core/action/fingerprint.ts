@@ -11,7 +11,7 @@
  * ```
  * @module
  */
-import { stripAnsi } from "../core/ansi.ts";
+import { stripAnsi } from "../ansi.ts";
 
 /** How many rows, counted up from the last non-blank one, make up the dialog. */
 export const PROMPT_ROWS = 16;

@@ -1,4 +1,4 @@
-import { assertEquals, assertNotEquals } from "../../tests/harness/assert.ts";
+import { assertEquals, assertNotEquals } from "../../../tests/harness/assert.ts";
 import { fingerprint, PROMPT_ROWS, promptRows } from "./fingerprint.ts";
 
 Deno.test("promptRows: the viewport's last rows, escapes and trailing blanks dropped", () => {

@@ -11,9 +11,9 @@
  * ```
  * @module
  */
-import type { Verdict } from "../core/hook/decision.ts";
-import type { ApiOp } from "../core/manifest/action_schema.ts";
-import type { ParsedActionManifest } from "../core/manifest/parse.ts";
+import type { Verdict } from "../hook/decision.ts";
+import type { ApiOp } from "../manifest/action_schema.ts";
+import type { ParsedActionManifest } from "../manifest/parse.ts";
 
 /** The Claude hook lane's two verdicts (A25). */
 export type HookVerdict = Verdict;

@@ -9,8 +9,8 @@
  * ```
  * @module
  */
-import { z } from "../deps/zod.ts";
-import { EXIT } from "../core/errors.ts";
+import { z } from "../../deps/zod.ts";
+import { EXIT } from "../errors.ts";
 
 /** The outcome vocabulary (P66), closed. */
 export const OUTCOMES = [

@@ -8,10 +8,10 @@
  * ```
  * @module
  */
-import type { PaneFacts } from "../core/snapshot.ts";
-import { readStamp } from "../core/stamp.ts";
-import type { State } from "../core/state.ts";
-import { parseEpochMs } from "../core/time.ts";
+import type { PaneFacts } from "../snapshot.ts";
+import { readStamp } from "../stamp.ts";
+import type { State } from "../state.ts";
+import { parseEpochMs } from "../time.ts";
 
 /** A target pane as the broker reads it. */
 export interface PaneView {
