@@ -145,7 +145,7 @@ async function emptyScriptMs(): Promise<number> {
 }
 
 async function hookFireMs(): Promise<number | null> {
-  const wrapper = `${REPO}hooks/tma-hook`;
+  const wrapper = `${REPO}integrations/tma-hook`;
   try {
     await Deno.stat(wrapper);
   } catch {
@@ -232,7 +232,7 @@ async function main(): Promise<void> {
   );
   console.log(
     hook === null
-      ? "hook fire: skipped (hooks/tma-hook not present)"
+      ? "hook fire: skipped (integrations/tma-hook not present)"
       : `tma-hook claude PreToolUse: ${hook} ms = ${report.hook_over_empty} x empty script (budget 2.5)`,
   );
   console.log("telemetry:", JSON.stringify(report.telemetry));

@@ -42,7 +42,7 @@ export async function documentedPermissions(): Promise<string[]> {
   return flags;
 }
 
-/** Rewrites `src/assets/bundled.ts` from `manifests/` and `hooks/` (what `deno task embed` does). */
+/** Rewrites `src/assets/bundled.ts` from `manifests/` and `integrations/` (what `deno task embed` does). */
 export async function writeBundledAssets(): Promise<void> {
   await Deno.writeTextFile(new URL("src/assets/bundled.ts", ROOT), await renderBundledAssets());
 }

@@ -18,7 +18,7 @@ import { buildModels } from "../src/core/agent_model.ts";
 import { configSchema } from "../src/core/config/schema.ts";
 import { parseScreenFile } from "../src/core/rules/screen_file.ts";
 import type { ParsedActionManifest } from "../src/core/manifest/parse.ts";
-import { bundledManifests } from "../src/runtime/manifest_load.ts";
+import { bundledManifests } from "../src/runtime/manifest/load.ts";
 import type { BrokerEnv } from "../src/actions/observe.ts";
 import { runTmux } from "../src/tmux/exec.ts";
 import { sendText } from "../src/tmux/keys.ts";

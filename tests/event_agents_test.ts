@@ -1,6 +1,6 @@
 /**
  * Every agent's hook mapping end to end: our payload fixtures (real payload
- * shapes) fired through `hooks/tma-hook` into a scratch tmux server, with the
+ * shapes) fired through `integrations/tma-hook` into a scratch tmux server, with the
  * pane's state, detail, session and attention checked after each event
  * against what the manifest maps it to (I12, I25, I35, I43, I52, I60).
  * @module

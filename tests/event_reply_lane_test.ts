@@ -22,7 +22,7 @@ import {
   takeVerdict,
   type Verdict,
   withdrawVerdict,
-} from "../src/runtime/reply_lane.ts";
+} from "../src/runtime/hook/reply_lane.ts";
 
 const ignore = !HAS_TMUX;
 

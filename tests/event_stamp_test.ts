@@ -25,7 +25,7 @@ import { BUNDLED_AGENTS } from "../src/assets/bundled.ts";
 import { readHookManifest } from "../src/core/hook/hook_manifest.ts";
 import { parsePayload } from "../src/core/hook/payload.ts";
 import { defaultHookSettings } from "../src/core/hook/settings.ts";
-import { intakeEvent } from "../src/runtime/hook_intake.ts";
+import { intakeEvent } from "../src/runtime/hook/intake.ts";
 
 /** `runTma` on this process's module cache (see `denoEnv`). */
 function runTma(

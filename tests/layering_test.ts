@@ -340,9 +340,9 @@ Deno.test("src/tmux/ imports nothing of runtime, cli, install or actions, even t
 const STATUS_PATH = [
   "mod.ts",
   "src/cli/commands/status.ts",
-  "src/runtime/config_load.ts",
-  "src/runtime/manifest_load.ts",
-  "src/runtime/snapshot_start.ts",
+  "src/runtime/config/load.ts",
+  "src/runtime/manifest/load.ts",
+  "src/runtime/cycle/snapshot_start.ts",
   "src/tmux/server.ts",
 ];
 

@@ -4,9 +4,9 @@
  * bundled ones, and a broken user manifest skipped with one line.
  */
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "./harness/assert.ts";
-import { configPath, loadConfig } from "../src/runtime/config_load.ts";
+import { configPath, loadConfig } from "../src/runtime/config/load.ts";
 import { ConfigError } from "../src/core/config/parse.ts";
-import { bundledManifests, loadManifests } from "../src/runtime/manifest_load.ts";
+import { bundledManifests, loadManifests } from "../src/runtime/manifest/load.ts";
 import { defaultConfig } from "../src/core/config/schema.ts";
 import { parseActionManifest, parseAgentManifest } from "../src/core/manifest/parse.ts";
 import { BUNDLED_ACTIONS, BUNDLED_AGENTS } from "../src/assets/bundled.ts";
@@ -99,7 +99,7 @@ Deno.test("D64: the pre-validated bundled manifests equal a fresh TOML + zod par
 });
 
 Deno.test("G2, D64: the config default read without a file is the schema's own default", async () => {
-  const { prevalidatedDefaultConfig } = await import("../src/runtime/config_load.ts");
+  const { prevalidatedDefaultConfig } = await import("../src/runtime/config/load.ts");
   assertEquals(prevalidatedDefaultConfig(), defaultConfig());
 });
 

@@ -10,7 +10,7 @@ import { parseAgentManifest, type ParsedAgentManifest } from "../src/core/manife
 import { MalformedPayloadError, UnknownFormatError } from "../src/core/telemetry/errors.ts";
 import { parseTelemetry } from "../src/core/telemetry/registry.ts";
 import { planTelemetryWrites } from "../src/core/telemetry/stamp_plan.ts";
-import { intakeContext } from "../src/runtime/telemetry_intake.ts";
+import { intakeContext } from "../src/runtime/telemetry/intake.ts";
 import { writeChains } from "../src/tmux/writer.ts";
 
 const ignore = !HAS_TMUX;

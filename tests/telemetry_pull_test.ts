@@ -7,8 +7,8 @@ import { assert, assertEquals } from "./harness/assert.ts";
 import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
 import { BUNDLED_AGENTS } from "../src/assets/bundled.ts";
 import { parseAgentManifest, type ParsedAgentManifest } from "../src/core/manifest/parse.ts";
-import { RolloutMemo } from "../src/runtime/codex_rollout.ts";
-import { pullCodexTelemetry, pullTelemetry, wantsPull } from "../src/runtime/codex_pull.ts";
+import { RolloutMemo } from "../src/runtime/telemetry/codex_rollout.ts";
+import { pullCodexTelemetry, pullTelemetry, wantsPull } from "../src/runtime/telemetry/pull.ts";
 
 const ignore = !HAS_TMUX;
 const SESSION = "019fa1b2-3c4d-7e5f-8a9b-0c1d2e3f4a5b";

@@ -1,6 +1,6 @@
 /**
  * Claude's hook reply lane, the broker's side (A26). The protocol, and the
- * hook's side of it, live in `src/runtime/reply_lane.ts`: the broker offers
+ * hook's side of it, live in `src/runtime/hook/reply_lane.ts`: the broker offers
  * `@tma_verdict = <id>:allow|deny` while the pane still holds request
  * `<id>`; the holding hook takes it with one guarded chain that empties the
  * offer and sets `@tma_verdict_ack = <id>`.
@@ -26,7 +26,7 @@ import {
   VERDICT_ACK_OPTION,
   VERDICT_OPTION,
   withdrawVerdict,
-} from "../runtime/reply_lane.ts";
+} from "../runtime/hook/reply_lane.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { escapeFormat, writeChains } from "../tmux/writer.ts";
 import type { HookVerdict } from "../core/action/transport.ts";

@@ -10,7 +10,7 @@ import type { ParsedAgentManifest } from "../core/manifest/parse.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { serverVersion } from "../tmux/options.ts";
 import { listPane } from "../tmux/panes.ts";
-import { runCycle } from "../runtime/cycle.ts";
+import { runCycle } from "../runtime/cycle/run.ts";
 import type { GateInput } from "../core/action/gate.ts";
 import { type PaneView, paneView } from "../core/action/view.ts";
 

@@ -6,7 +6,7 @@
  */
 import { EXIT, TmaError, UsageError } from "../core/errors.ts";
 import { needsGit, type Selector } from "../core/selector.ts";
-import { listAgents } from "../runtime/listing.ts";
+import { listAgents } from "../runtime/cycle/listing.ts";
 import type { BrokerEnv } from "./observe.ts";
 
 /** What the targets are chosen from. */

@@ -2,7 +2,7 @@
  * `--debug-timing` (C7): one stderr line of cycle counts.
  * @module
  */
-import type { CycleStats } from "../runtime/cycle.ts";
+import type { CycleStats } from "../runtime/cycle/run.ts";
 import type { CommandContext } from "./context.ts";
 
 /** Prints the cycle's timing and counts when `--debug-timing` is on. */

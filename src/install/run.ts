@@ -10,7 +10,7 @@ import { UsageError } from "../core/errors.ts";
 import type { EnvReader } from "../runtime/paths.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { TmuxNoServerError, TmuxNotInstalledError, TmuxTimeoutError } from "../tmux/errors.ts";
-import { clearAgentOptions } from "../tmux/hooks.ts";
+import { clearAgentOptions } from "../tmux/global_hooks.ts";
 import {
   type AgentEnv,
   type AgentPlan,
@@ -42,7 +42,7 @@ import {
   durableRecipe,
   planAttentionHooks,
   type TmuxPlan,
-} from "./tmux_hooks.ts";
+} from "./focus_hooks.ts";
 import { resolveWrapperRef, wrapperChange, type WrapperStyle, wrapperText } from "./wrapper.ts";
 
 /** What the user asked for (flags of C76-C83). */

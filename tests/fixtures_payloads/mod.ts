@@ -1,7 +1,7 @@
 /**
  * Helpers of the hook intake tests: our payload fixtures, a `tma` the
  * wrapper can run (a small script around `deno run mod.ts`), and firing
- * `hooks/tma-hook` at a scratch tmux server the way an agent does.
+ * `integrations/tma-hook` at a scratch tmux server the way an agent does.
  * @module
  */
 import type { ScratchTmux } from "../harness/tmux.ts";
@@ -10,7 +10,7 @@ const HERE = new URL("./", import.meta.url);
 const REPO = new URL("../../", import.meta.url);
 
 /** The wrapper under test. */
-export const WRAPPER = new URL("hooks/tma-hook", REPO).pathname;
+export const WRAPPER = new URL("integrations/tma-hook", REPO).pathname;
 
 /** The working directory our payloads name; `payload()` can swap it for a real one. */
 export const PAYLOAD_CWD = "/home/dev/work/shop";
@@ -88,7 +88,7 @@ export interface FireOptions {
   arg?: string;
   /** `TMA_BIN`; the scratch `tma` script by default. */
   bin?: string;
-  /** The wrapper to run; `hooks/tma-hook` by default. */
+  /** The wrapper to run; `integrations/tma-hook` by default. */
   wrapper?: string;
   env?: Record<string, string>;
 }

@@ -8,8 +8,8 @@
  */
 import type { ParsedArgs } from "../args.ts";
 import type { CommandContext } from "../context.ts";
-import { debugLog } from "../../runtime/hook_debug.ts";
-import { runClearAttention } from "../../runtime/hook_attention.ts";
+import { debugLog } from "../../runtime/hook/debug_log.ts";
+import { runClearAttention } from "../../runtime/attention.ts";
 
 /** Runs `tma clear-attention`. */
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {

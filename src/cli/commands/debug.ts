@@ -6,7 +6,7 @@
  * @module
  */
 import { UsageError } from "../../core/errors.ts";
-import { runCycle } from "../../runtime/cycle.ts";
+import { runCycle } from "../../runtime/cycle/run.ts";
 import { boolFlag, multiFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../../tests/harness/assert.ts";
-import { bundledManifests } from "../../runtime/manifest_load.ts";
+import { bundledManifests } from "../../runtime/manifest/load.ts";
 import { checkGate, type GateContext, type GateVerdict } from "./gate.ts";
 import type { PaneView } from "./view.ts";
 

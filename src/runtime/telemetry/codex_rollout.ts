@@ -20,8 +20,8 @@ import {
   rolloutReading,
   type RolloutScan,
   scanRolloutTail,
-} from "../core/telemetry/codex_rollout.ts";
-import type { TelemetryReading } from "../core/telemetry/reading.ts";
+} from "../../core/telemetry/codex_rollout.ts";
+import type { TelemetryReading } from "../../core/telemetry/reading.ts";
 
 /** Bytes read per step from the end of a rollout file (I29). */
 export const TAIL_CHUNK_BYTES = 64 * 1024;

@@ -8,7 +8,7 @@ import { type DepartedScope, departedScope } from "../core/hook/attention.ts";
 import { runTmux, type TmuxServer } from "../tmux/exec.ts";
 import { resolveServer } from "../tmux/server.ts";
 import { writeChains } from "../tmux/writer.ts";
-import { loadHookSettings } from "./hook_load.ts";
+import { loadHookSettings } from "./hook/load.ts";
 import type { EnvReader } from "./paths.ts";
 
 /** Options of `clearAttention`. */

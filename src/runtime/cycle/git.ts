@@ -3,8 +3,8 @@
  * memoized for the invocation. Any failure degrades to nulls.
  * @module
  */
-import type { GitLabels } from "../core/rows.ts";
-import { spawnWithDeadline } from "../tmux/spawn.ts";
+import type { GitLabels } from "../../core/rows.ts";
+import { spawnWithDeadline } from "../../tmux/spawn.ts";
 
 const NO_REPO: GitLabels = { repo: null, branch: null, worktree: null };
 const GIT_TIMEOUT_MS = 1500;

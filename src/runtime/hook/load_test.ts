@@ -1,5 +1,5 @@
-import { assert, assertEquals } from "../../tests/harness/assert.ts";
-import { loadHookManifest, loadHookSettings } from "./hook_load.ts";
+import { assert, assertEquals } from "../../../tests/harness/assert.ts";
+import { loadHookManifest, loadHookSettings } from "./load.ts";
 
 const SHADOW = `min_engine_version = "0.1"
 [identity]

@@ -5,24 +5,24 @@
  * → stamp.
  * @module
  */
-import { needsCapture, planWrites, reapRegistration } from "../core/cycle_plan.ts";
-import type { AgentModel } from "../core/agent_model.ts";
-import { fold, type FoldWindows, hold, type Verdict } from "../core/fold.ts";
-import { identify, type Identity } from "../core/identity.ts";
-import { rollup } from "../core/rollup.ts";
+import { needsCapture, planWrites, reapRegistration } from "../../core/cycle_plan.ts";
+import type { AgentModel } from "../../core/agent_model.ts";
+import { fold, type FoldWindows, hold, type Verdict } from "../../core/fold.ts";
+import { identify, type Identity } from "../../core/identity.ts";
+import { rollup } from "../../core/rollup.ts";
 import {
   descendantsOf,
   indexProcesses,
   type PaneFacts,
   type PaneOptions,
   type ProcessTable,
-} from "../core/snapshot.ts";
-import { type OptionWrite, readStamp, removalWrites, type Stamp } from "../core/stamp.ts";
-import type { State } from "../core/state.ts";
+} from "../../core/snapshot.ts";
+import { type OptionWrite, readStamp, removalWrites, type Stamp } from "../../core/stamp.ts";
+import type { State } from "../../core/state.ts";
 import { type StartedSnapshot, startSnapshot } from "./snapshot_start.ts";
-import type { TmuxServer } from "../tmux/exec.ts";
-import { unchangedSince, type WriteChain, writeChains } from "../tmux/writer.ts";
-import { pullTelemetry } from "./codex_pull.ts"; // issue 5: telemetry pull
+import type { TmuxServer } from "../../tmux/exec.ts";
+import { unchangedSince, type WriteChain, writeChains } from "../../tmux/writer.ts";
+import { pullTelemetry } from "../telemetry/pull.ts"; // issue 5: telemetry pull
 
 /** The result of a cycle for one agent pane. */
 export interface PaneOutcome {
@@ -161,7 +161,7 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
   // A quiet cycle captures nothing and does not load the capture code (D64).
   const screens = toCapture.length === 0
     ? new Map<string, string>()
-    : await (await import("../tmux/capture.ts")).capturePanes(
+    : await (await import("../../tmux/capture.ts")).capturePanes(
       options.server,
       toCapture.map((p) => p.pane.paneId),
     );

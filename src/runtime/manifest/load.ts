@@ -6,11 +6,11 @@
  * line naming it; a broken bundled file is a build bug and throws.
  * @module
  */
-import { type AgentModel, buildModels } from "../core/agent_model.ts";
-import type { Config } from "../core/config/schema.ts";
-import type { ParsedActionManifest, ParsedAgentManifest } from "../core/manifest/parse.ts";
-import { bundledActions, bundledAgents } from "./bundled_manifests.ts";
-import { configDir, type EnvReader } from "./paths.ts";
+import { type AgentModel, buildModels } from "../../core/agent_model.ts";
+import type { Config } from "../../core/config/schema.ts";
+import type { ParsedActionManifest, ParsedAgentManifest } from "../../core/manifest/parse.ts";
+import { bundledActions, bundledAgents } from "./bundled.ts";
+import { configDir, type EnvReader } from "../paths.ts";
 
 /** A user manifest that failed to load. */
 export interface SkippedManifest {
@@ -62,7 +62,9 @@ export async function loadManifests(sources: ManifestSources): Promise<LoadedMan
   const actionFiles = readTomlFiles(`${userDir}/actions`);
   if (agentFiles.length + actionFiles.length > 0) {
     // TOML and zod load only when there is a user file to parse (D64).
-    const { parseActionManifest, parseAgentManifest } = await import("../core/manifest/parse.ts");
+    const { parseActionManifest, parseAgentManifest } = await import(
+      "../../core/manifest/parse.ts"
+    );
     parseInto(agents, agentFiles, parseAgentManifest, skipped);
     parseInto(actions, actionFiles, parseActionManifest, skipped);
   }

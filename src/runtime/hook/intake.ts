@@ -12,26 +12,26 @@
  * time (D47) rather than by who finished last.
  * @module
  */
-import { decisionObject } from "../core/hook/decision.ts";
-import type { HookManifest } from "../core/hook/hook_manifest.ts";
-import { resolveHookAction } from "../core/hook/mapping.ts";
-import { type HookPayload, parsePayload, stringField } from "../core/hook/payload.ts";
+import { decisionObject } from "../../core/hook/decision.ts";
+import type { HookManifest } from "../../core/hook/hook_manifest.ts";
+import { resolveHookAction } from "../../core/hook/mapping.ts";
+import { type HookPayload, parsePayload, stringField } from "../../core/hook/payload.ts";
 import {
   type HookGuard,
   type HookPlan,
   planHookEvent,
   windowRollupWrite,
-} from "../core/hook/plan.ts";
-import type { HookSettings } from "../core/hook/settings.ts";
-import type { AgentProfile } from "../core/identity.ts";
-import type { PaneFacts, ProcessTable } from "../core/snapshot.ts";
-import type { TmuxServer } from "../tmux/exec.ts";
-import { listPanes } from "../tmux/panes.ts";
-import { resolveServer } from "../tmux/server.ts";
-import { escapeFormat, writeChains } from "../tmux/writer.ts";
-import { debugLog } from "./hook_debug.ts";
-import { loadFullManifest, loadHookManifest, loadHookSettings } from "./hook_load.ts";
-import type { EnvReader } from "./paths.ts";
+} from "../../core/hook/plan.ts";
+import type { HookSettings } from "../../core/hook/settings.ts";
+import type { AgentProfile } from "../../core/identity.ts";
+import type { PaneFacts, ProcessTable } from "../../core/snapshot.ts";
+import type { TmuxServer } from "../../tmux/exec.ts";
+import { listPanes } from "../../tmux/panes.ts";
+import { resolveServer } from "../../tmux/server.ts";
+import { escapeFormat, writeChains } from "../../tmux/writer.ts";
+import { debugLog } from "./debug_log.ts";
+import { loadFullManifest, loadHookManifest, loadHookSettings } from "./load.ts";
+import type { EnvReader } from "../paths.ts";
 import { holdForVerdict, mintRequestId, releaseRequest } from "./reply_lane.ts";
 
 /** Retries after a lost compare-and-swap (D47, R12). */
@@ -108,7 +108,7 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
     let pane: PaneFacts | undefined;
     if (table !== null) {
       const { attributeCodexEvent, codexSessionKey, runsInsidePane } = await import(
-        "../core/hook/codex_attribution.ts"
+        "../../core/hook/codex_attribution.ts"
       );
       const processes = await table;
       const reportedPane = paneIdOf(panes, options.pane);
@@ -209,8 +209,8 @@ function releaseOnSignal(
 /** One process snapshot, indexed; its modules load only on this path. */
 async function processTable(): Promise<ProcessTable> {
   const [{ indexProcesses }, { snapshotProcesses }] = await Promise.all([
-    import("../core/snapshot.ts"),
-    import("../tmux/ps.ts"),
+    import("../../core/snapshot.ts"),
+    import("../../tmux/ps.ts"),
   ]);
   return indexProcesses(await snapshotProcesses());
 }
@@ -350,7 +350,7 @@ async function intakeContextEvent(options: {
   if (!request.pane) return;
   const manifest = await loadFullManifest(request.agent!, options.place);
   if (manifest === null) return;
-  const { intakeContext } = await import("./telemetry_intake.ts");
+  const { intakeContext } = await import("../telemetry/intake.ts");
   await intakeContext({
     server: options.server,
     pane: request.pane,

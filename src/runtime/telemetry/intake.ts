@@ -8,7 +8,7 @@
  * (the caller passes the one manifest it already has), no other agents.
  *
  * ```ts
- * import { intakeContext } from "./telemetry_intake.ts";
+ * import { intakeContext } from "./intake.ts";
  * await intakeContext({
  *   server: { bin: "tmux" },
  *   pane: "%3",
@@ -19,13 +19,13 @@
  * ```
  * @module
  */
-import type { ParsedAgentManifest } from "../core/manifest/parse.ts";
-import { parseTelemetry } from "../core/telemetry/registry.ts";
-import { acceptsSession } from "../core/telemetry/session.ts";
-import { formatCarriesTokens, planTelemetryWrites } from "../core/telemetry/stamp_plan.ts";
-import type { TmuxServer } from "../tmux/exec.ts";
-import { listPane } from "../tmux/panes.ts";
-import { writeChains } from "../tmux/writer.ts";
+import type { ParsedAgentManifest } from "../../core/manifest/parse.ts";
+import { parseTelemetry } from "../../core/telemetry/registry.ts";
+import { acceptsSession } from "../../core/telemetry/session.ts";
+import { formatCarriesTokens, planTelemetryWrites } from "../../core/telemetry/stamp_plan.ts";
+import type { TmuxServer } from "../../tmux/exec.ts";
+import { listPane } from "../../tmux/panes.ts";
+import { writeChains } from "../../tmux/writer.ts";
 
 /** Options of `intakeContext`. */
 export interface IntakeContextOptions {

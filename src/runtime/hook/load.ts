@@ -5,11 +5,11 @@
  * keys a hook reads. Never the other agents, never the full config schema.
  * @module
  */
-import type { HookManifest } from "../core/hook/hook_manifest.ts";
-import { type HookSettings, readHookSettings } from "../core/hook/settings.ts";
-import type { ParsedAgentManifest } from "../core/manifest/parse.ts";
-import { bundledAgents } from "./bundled_manifests.ts";
-import { configDir, type EnvReader } from "./paths.ts";
+import type { HookManifest } from "../../core/hook/hook_manifest.ts";
+import { type HookSettings, readHookSettings } from "../../core/hook/settings.ts";
+import type { ParsedAgentManifest } from "../../core/manifest/parse.ts";
+import { bundledAgents } from "../manifest/bundled.ts";
+import { configDir, type EnvReader } from "../paths.ts";
 
 /** An agent name that is safe to put in a file name: a manifest stem. */
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -74,7 +74,7 @@ export function loadHookManifest(agent: string, place: LoadPlace): Promise<HookM
     agent,
     place,
     async (text, origin) =>
-      (await import("../core/hook/hook_manifest.ts")).readHookManifest(text, origin),
+      (await import("../../core/hook/hook_manifest.ts")).readHookManifest(text, origin),
     ({ name, path, identity, hooks }) => ({ name, path, identity, hooks }),
   );
 }
@@ -91,7 +91,7 @@ export function loadFullManifest(
     agent,
     place,
     async (text, origin) =>
-      (await import("../core/manifest/parse.ts")).parseAgentManifest(text, origin),
+      (await import("../../core/manifest/parse.ts")).parseAgentManifest(text, origin),
     (manifest) => manifest,
   );
 }

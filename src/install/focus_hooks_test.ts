@@ -5,7 +5,7 @@ import {
   isTmaEntry,
   printedScript,
   serverKey,
-} from "./tmux_hooks.ts";
+} from "./focus_hooks.ts";
 import type { Launcher } from "./launcher.ts";
 
 const launcher: Launcher = { argv: ["/opt/my tma/tma"], requires: ["/opt/my tma/tma"] };

@@ -8,17 +8,17 @@
  * not qualify costs a property check and nothing else.
  *
  * ```ts
- * import { pullTelemetry } from "./codex_pull.ts";
+ * import { pullTelemetry } from "./pull.ts";
  * const pulled = await pullTelemetry([{ paneId: "%4", options, manifest }], { nowMs: Date.now() });
  * pulled.get("%4")?.chains; // guarded chains for the tmux writer
  * ```
  * @module
  */
-import type { ParsedAgentManifest } from "../core/manifest/parse.ts";
-import type { PaneOptions } from "../core/snapshot.ts";
-import type { WriteChain } from "../tmux/writer.ts";
+import type { ParsedAgentManifest } from "../../core/manifest/parse.ts";
+import type { PaneOptions } from "../../core/snapshot.ts";
+import type { WriteChain } from "../../tmux/writer.ts";
 import type { CodexRolloutReading, RolloutMemo } from "./codex_rollout.ts";
-import { type EnvReader, homeDir } from "./paths.ts";
+import { type EnvReader, homeDir } from "../paths.ts";
 
 /** The one format a `file-tail` channel has a reader for today. */
 const CODEX_FORMAT = "codex-rollout-jsonl";
@@ -103,7 +103,7 @@ export async function pullCodexTelemetry(
   }
   if (got === null) return [];
   const { formatCarriesTokens, planTelemetryWrites } = await import(
-    "../core/telemetry/stamp_plan.ts"
+    "../../core/telemetry/stamp_plan.ts"
   );
   return planTelemetryWrites(target.options, got.reading, {
     evidenceMs: got.evidenceMs,
@@ -128,7 +128,7 @@ export async function pullTelemetry(
   const wanted = targets.filter((target) => wantsPull(target.manifest, target.options));
   if (wanted.length === 0) return out;
   // The planner loads only when some pane is pulled: most cycles have none (D64).
-  const { applyWrites } = await import("../core/telemetry/stamp_plan.ts");
+  const { applyWrites } = await import("../../core/telemetry/stamp_plan.ts");
   const results = await Promise.all(wanted.map((target) => pullCodexTelemetry(target, opts)));
   wanted.forEach((target, i) => {
     const chains = results[i];

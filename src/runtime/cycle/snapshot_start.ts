@@ -6,10 +6,10 @@
  * and manifests, instead of after (D64).
  * @module
  */
-import type { PaneFacts, ProcessInfo } from "../core/snapshot.ts";
-import type { TmuxServer } from "../tmux/exec.ts";
-import { listPanes } from "../tmux/panes.ts";
-import { snapshotProcesses } from "../tmux/ps.ts";
+import type { PaneFacts, ProcessInfo } from "../../core/snapshot.ts";
+import type { TmuxServer } from "../../tmux/exec.ts";
+import { listPanes } from "../../tmux/panes.ts";
+import { snapshotProcesses } from "../../tmux/ps.ts";
 
 /** A cycle's outside inputs, under way. */
 export interface StartedSnapshot {

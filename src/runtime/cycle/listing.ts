@@ -3,12 +3,12 @@
  * `status`): the one path from a tmux server to the schema-1 document.
  * @module
  */
-import type { Config } from "../core/config/schema.ts";
-import type { AgentModel } from "../core/agent_model.ts";
-import { type AgentRow, buildRow, type GitLabels, sortRows } from "../core/rows.ts";
-import { matches, type Selector } from "../core/selector.ts";
-import type { TmuxServer } from "../tmux/exec.ts";
-import { type CycleResult, runCycle } from "./cycle.ts";
+import type { Config } from "../../core/config/schema.ts";
+import type { AgentModel } from "../../core/agent_model.ts";
+import { type AgentRow, buildRow, type GitLabels, sortRows } from "../../core/rows.ts";
+import { matches, type Selector } from "../../core/selector.ts";
+import type { TmuxServer } from "../../tmux/exec.ts";
+import { type CycleResult, runCycle } from "./run.ts";
 import type { StartedSnapshot } from "./snapshot_start.ts";
 
 const NO_GIT: GitLabels = { repo: null, branch: null, worktree: null };

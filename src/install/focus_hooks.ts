@@ -18,7 +18,7 @@ import {
   setGlobalHookAt,
   showGlobalHook,
   unsetGlobalHookAt,
-} from "../tmux/hooks.ts";
+} from "../tmux/global_hooks.ts";
 import { type Launcher, launcherSetup } from "./launcher.ts";
 import { baseName, dirName } from "./shell.ts";
 

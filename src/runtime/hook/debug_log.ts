@@ -4,7 +4,7 @@
  * an event seems lost.
  * @module
  */
-import type { EnvReader } from "./paths.ts";
+import type { EnvReader } from "../paths.ts";
 
 /**
  * Appends one line (`<ISO time> <text>`) to `$TMA_DEBUG_LOG`; does nothing

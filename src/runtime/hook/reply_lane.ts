@@ -31,9 +31,9 @@
  * ```
  * @module
  */
-import { readVerdict, type Verdict, verdictToken } from "../core/hook/decision.ts";
-import { runTmux, type TmuxServer } from "../tmux/exec.ts";
-import { escapeFormat, writeChains } from "../tmux/writer.ts";
+import { readVerdict, type Verdict, verdictToken } from "../../core/hook/decision.ts";
+import { runTmux, type TmuxServer } from "../../tmux/exec.ts";
+import { escapeFormat, writeChains } from "../../tmux/writer.ts";
 
 export type { Verdict };
 

@@ -4,10 +4,10 @@
  * missing file means all defaults (G2).
  * @module
  */
-import { PREVALIDATED_DEFAULT_CONFIG } from "../assets/prevalidated.ts";
-import type { Config } from "../core/config/schema.ts";
-import { decodeValidated } from "../core/prevalidated.ts";
-import { configDir } from "./paths.ts";
+import { PREVALIDATED_DEFAULT_CONFIG } from "../../assets/prevalidated.ts";
+import type { Config } from "../../core/config/schema.ts";
+import { decodeValidated } from "../../core/prevalidated.ts";
+import { configDir } from "../paths.ts";
 
 /** Where the config comes from. */
 export interface ConfigSource {
@@ -48,6 +48,6 @@ export async function loadConfig(source: ConfigSource): Promise<Config> {
     if (error instanceof Deno.errors.NotFound) return prevalidatedDefaultConfig();
     throw error;
   }
-  const { parseConfig } = await import("../core/config/parse.ts");
+  const { parseConfig } = await import("../../core/config/parse.ts");
   return parseConfig(text, path);
 }

@@ -5,9 +5,9 @@
  * (D64). A test pins this equal to a fresh TOML + zod parse of every file.
  * @module
  */
-import { PREVALIDATED_ACTIONS, PREVALIDATED_AGENTS } from "../assets/prevalidated.ts";
-import type { ParsedActionManifest, ParsedAgentManifest } from "../core/manifest/parse.ts";
-import { decodeValidated } from "../core/prevalidated.ts";
+import { PREVALIDATED_ACTIONS, PREVALIDATED_AGENTS } from "../../assets/prevalidated.ts";
+import type { ParsedActionManifest, ParsedAgentManifest } from "../../core/manifest/parse.ts";
+import { decodeValidated } from "../../core/prevalidated.ts";
 
 /** The bundled agent manifests by stem, in name order. */
 export function bundledAgents(): Map<string, ParsedAgentManifest> {
