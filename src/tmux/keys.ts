@@ -10,7 +10,7 @@
  * ```
  * @module
  */
-import { TEXT_PLACEHOLDER } from "../core/manifest/action_schema.ts";
+import { TEXT_PLACEHOLDER } from "../core/manifest/action_vocabulary.ts";
 import { classifyFailure, runTmux, type TmuxServer } from "./exec.ts";
 
 /** What a delivery did: the keys went out, or the pane was gone. */

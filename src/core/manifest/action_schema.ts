@@ -27,27 +27,15 @@
 
 import { z } from "../../deps/zod.ts";
 import { detailTokenSchema, nonEmptySchema, stateSchema, versionSchema } from "./fields.ts";
-
-/** The two action kinds (M33). */
-export const ACTION_KINDS = ["keys", "exec"] as const;
-
-/** Context keys an action can require to be non-empty (M36). */
-export const REQUIRES_TOKENS = ["session", "cwd", "pid", "title"] as const;
-
-/** The closed API operation vocabulary (M44). */
-export const API_OPS = ["permission-reply", "question-reject", "question-reply"] as const;
-
-/** The replies a `permission-reply` op can send (M44). */
-export const PERMISSION_REPLIES = ["once", "always", "reject"] as const;
-
-/** The element of a text action's `[keys]` arrays that the caller's message replaces (M43). */
-export const TEXT_PLACEHOLDER = "{text}";
-
-/** Default `timeout_ms` (M39). */
-export const DEFAULT_TIMEOUT_MS = 30_000;
-
-/** Default `detach_timeout_ms` (M40). */
-export const DEFAULT_DETACH_TIMEOUT_MS = 900_000;
+import {
+  ACTION_KINDS,
+  API_OPS,
+  DEFAULT_DETACH_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  PERMISSION_REPLIES,
+  REQUIRES_TOKENS,
+  TEXT_PLACEHOLDER,
+} from "./action_vocabulary.ts";
 
 const percentSchema = z.number().min(0).max(100);
 
