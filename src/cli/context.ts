@@ -62,15 +62,9 @@ export function createContext(globals: GlobalOptions): CommandContext {
       return config;
     },
     server: async () => {
-      const { resolveServer } = await import("../tmux/server.ts");
+      const { serverFromGlobals } = await import("../tmux/server.ts");
       const cfg = await ctx.config();
-      return resolveServer({
-        socketName: globals.socketName,
-        socketPath: globals.socketPath,
-        envSocketPath: env("TMA_SOCKET_PATH"),
-        envBin: env("TMA_TMUX_BIN"),
-        configBin: cfg.tmux.bin,
-      });
+      return serverFromGlobals(globals, { env, configBin: cfg.tmux.bin });
     },
     snapshot: () => {
       snapshot ??= (async () => {

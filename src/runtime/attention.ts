@@ -6,7 +6,7 @@
  */
 import { type DepartedScope, departedScope } from "../core/hook/attention.ts";
 import { runTmux, type TmuxServer } from "../tmux/exec.ts";
-import { resolveServer } from "../tmux/server.ts";
+import { serverFromGlobals } from "../tmux/server.ts";
 import { writeChains } from "../tmux/writer.ts";
 import { loadHookSettings } from "./hook/load.ts";
 import type { EnvReader } from "./paths.ts";
@@ -107,11 +107,8 @@ export async function runClearAttention(request: ClearAttentionRequest): Promise
     disabled: request.globals.noConfig,
     env: request.env,
   });
-  const server = resolveServer({
-    socketName: request.globals.socketName,
-    socketPath: request.globals.socketPath,
-    envSocketPath: request.env("TMA_SOCKET_PATH"),
-    envBin: request.env("TMA_TMUX_BIN"),
+  const server = serverFromGlobals(request.globals, {
+    env: request.env,
     configBin: settings.tmuxBin,
   });
   await clearAttention(server, {

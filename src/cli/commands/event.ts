@@ -7,7 +7,7 @@
  */
 import { type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
-import { runHookEvent } from "../../runtime/hook/intake.ts";
+import { runHookEvent } from "../../runtime/hook/run.ts";
 
 /**
  * The event's evidence time: when the wrapper was fired (`TMA_HOOK_FIRED_AT`,
