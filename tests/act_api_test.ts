@@ -165,11 +165,11 @@ Deno.test({
       let locked = false;
       const watch = { afterGate: () => Promise.resolve(void (locked = true)) };
       await setOptions(t, r.pane, { "@agent_api_endpoint": oc.url });
-      const noId = await fire(env, { action: action("approve"), pane: r.pane, hooks: watch });
+      const noId = await fire(env, { action: action("approve"), pane: r.pane, seams: watch });
       assertEquals([noId.result.reason, noId.result.exit_code], ["requires-unmet", 4]);
       await t.tmux("set-option", "-pu", "-t", r.pane, "@agent_api_endpoint");
       await setOptions(t, r.pane, { "@agent_permission_request": "per_1" });
-      const noEndpoint = await fire(env, { action: action("approve"), pane: r.pane, hooks: watch });
+      const noEndpoint = await fire(env, { action: action("approve"), pane: r.pane, seams: watch });
       assertEquals(noEndpoint.result.reason, "requires-unmet");
       assertMatch(noEndpoint.message ?? "", /api\.opencode/);
       assertEquals(locked, false, "the gate refused before the lock step");

@@ -321,7 +321,7 @@ Deno.test({
         fire(env, {
           action: action("approve"),
           pane: r.pane,
-          hooks: {
+          seams: {
             // A hook event lands after the first gate: the turn went on.
             afterGate: async () => {
               await setOptions(t, r.pane, {
@@ -354,7 +354,7 @@ Deno.test({
           action: action("approve"),
           pane: r.pane,
           // The dialog closes (answered at the keyboard); no poll restamps.
-          hooks: { afterLock: () => r.draw(screen("claude_working_spinner_w80")) },
+          seams: { afterLock: () => r.draw(screen("claude_working_spinner_w80")) },
         })
       );
       assertEquals([value.result.reason, bytes], ["gated", ""]);
@@ -376,7 +376,7 @@ Deno.test({
           action: action("approve"),
           pane: r.pane,
           // The next permission request replaces the one the gate passed on.
-          hooks: { afterGate: () => r.draw(screen("claude_blocked_bash_w120")) },
+          seams: { afterGate: () => r.draw(screen("claude_blocked_bash_w120")) },
         })
       );
       assertEquals(value.result, {

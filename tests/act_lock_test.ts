@@ -153,7 +153,7 @@ Deno.test({
         fire(brokerEnv(t), {
           action: action("approve"),
           pane: r.pane,
-          hooks: {
+          seams: {
             // The second run starts while the first provably holds the lock.
             afterLock: async () => {
               second = await runTma(t, ["act", "approve", "--pane", r.pane, "--json"]);

@@ -35,8 +35,8 @@ import { isStale, type PaneView } from "../core/action/view.ts";
 
 export type { BrokerEnv };
 
-/** Points where a caller (a test) may act between the broker's steps. */
-export interface FireHooks {
+/** Seams where a caller (a test) may act between the broker's steps. */
+export interface FireSeams {
   /** After the first gate passed, before the lock. */
   afterGate?(view: PaneView): Promise<void>;
   /** With the lock held, before the second gate; gets the pane id. */
@@ -64,7 +64,7 @@ export interface FireRequest {
   confirmed?: boolean;
   /** Where an exec child's stdout goes (`stderr` keeps a `--json` stdout clean). */
   execStdout?: "inherit" | "stderr";
-  hooks?: FireHooks;
+  seams?: FireSeams;
 }
 
 /** What one firing did. */
@@ -162,6 +162,14 @@ function reportOf(request: FireRequest): (ending: Ending, detail?: EndDetail) =>
   });
 }
 
+/** The report of a pane that went away mid-run (closed, or its server gone). */
+function vanishedOf(request: FireRequest, detail: EndDetail & { pane: string }): FireReport {
+  return reportOf(request)({ outcome: "vanished", reason: null }, {
+    ...detail,
+    message: `pane ${detail.pane} is gone`,
+  });
+}
+
 /** Reads the pane and, for a keys action on a stale stamp, re-detects it (A12). */
 async function observe(
   env: BrokerEnv,
@@ -184,9 +192,7 @@ async function fireOnce(env: BrokerEnv, request: FireRequest): Promise<FireRepor
   const force = request.force ?? false;
   const view = await observe(env, request, request.pane);
   if (view === null) {
-    return reportOf(request)({ outcome: "vanished", reason: null }, {
-      message: `pane ${request.pane} is gone`,
-    });
+    return vanishedOf(request, { pane: request.pane });
   }
   const first = checkGate(action, gateInput(env, { view, force }));
   if (!first.ok) return refusalOf(request)(first.refusal, { view });
@@ -206,7 +212,7 @@ async function fireOnce(env: BrokerEnv, request: FireRequest): Promise<FireRepor
     });
   }
   const print = needsPrint(transport) ? await recordPrompt(env, view) : null;
-  await request.hooks?.afterGate?.(view);
+  await request.seams?.afterGate?.(view);
 
   const lock = await acquireLock(env.server, {
     pane: view.pane,
@@ -216,12 +222,7 @@ async function fireOnce(env: BrokerEnv, request: FireRequest): Promise<FireRepor
   });
   if (!lock.held) {
     if (lock.vanished) {
-      return reportOf(request)({ outcome: "vanished", reason: null }, {
-        view,
-        transport,
-        fingerprint: print,
-        message: `pane ${view.pane} is gone`,
-      });
+      return vanishedOf(request, { pane: view.pane, view, transport, fingerprint: print });
     }
     const holder = lock.holder;
     return refusalOf(request)({
@@ -263,14 +264,10 @@ async function underLock(
   const { action } = request;
   const force = request.force ?? false;
   const { print } = held;
-  await request.hooks?.afterLock?.(held.lock.pane);
+  await request.seams?.afterLock?.(held.lock.pane);
   const view = await observe(env, request, held.lock.pane);
   if (view === null) {
-    return reportOf(request)({ outcome: "vanished", reason: null }, {
-      pane: held.lock.pane,
-      fingerprint: print,
-      message: `pane ${held.lock.pane} is gone`,
-    });
+    return vanishedOf(request, { pane: held.lock.pane, fingerprint: print });
   }
   const second = checkGate(action, gateInput(env, { view, force }));
   if (!second.ok) return refusalOf(request)(second.refusal, { view, fingerprint: print });
@@ -291,19 +288,13 @@ async function underLock(
       });
       if (end === "taken") return reportOf(request)({ outcome: "replied", reason: null }, base);
       if (end === "vanished") {
-        return reportOf(request)({ outcome: "vanished", reason: null }, {
-          ...base,
-          message: `pane ${view.pane} is gone`,
-        });
+        return vanishedOf(request, { ...base, pane: view.pane });
       }
       // The hook did not take it and can no longer: answer with the keys
       // arm, after a fresh look at the pane (A26, A12).
       const fresh = await redetect(env, { pane: view.pane });
       if (fresh === null) {
-        return reportOf(request)({ outcome: "vanished", reason: null }, {
-          ...base,
-          message: `pane ${view.pane} is gone`,
-        });
+        return vanishedOf(request, { ...base, pane: view.pane });
       }
       const third = checkGate(action, gateInput(env, { view: fresh, force }));
       if (!third.ok) return refusalOf(request)(third.refusal, { view: fresh, fingerprint: print });
@@ -376,10 +367,7 @@ async function deliverKeys(
     force: request.force ?? false,
   });
   if (check === "vanished") {
-    return reportOf(request)({ outcome: "vanished", reason: null }, {
-      ...base,
-      message: `pane ${view.pane} is gone`,
-    });
+    return vanishedOf(request, { ...base, pane: view.pane });
   }
   if (check !== null) return refusalOf(request)(check, base);
   const delivery = transport.kind === "keys"
@@ -390,10 +378,7 @@ async function deliverKeys(
       text: request.text ?? "",
     });
   if (delivery === "vanished") {
-    return reportOf(request)({ outcome: "vanished", reason: null }, {
-      ...base,
-      message: `pane ${view.pane} is gone`,
-    });
+    return vanishedOf(request, { ...base, pane: view.pane });
   }
   return reportOf(request)({ outcome: "sent", reason: null }, base);
 }

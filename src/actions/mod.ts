@@ -13,9 +13,9 @@
 export {
   type BrokerEnv,
   fire,
-  type FireHooks,
   type FireReport,
   type FireRequest,
+  type FireSeams,
   validateRequest,
 } from "./broker.ts";
 export {
