@@ -7,6 +7,7 @@
  * stamp the pane before the dialog draws).
  * @module
  */
+import { isObject } from "../core/object.ts";
 import { InstallError } from "./errors.ts";
 import { hookCommand, parseHookCommand } from "./hook_command.ts";
 import {
@@ -30,10 +31,6 @@ interface Found {
   argEvent: string;
   async: boolean;
   matcher: unknown;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Every tma entry for `agent`, in document order. */

@@ -5,6 +5,7 @@
  * key alone in the file removes it too.
  * @module
  */
+import { isObject } from "../core/object.ts";
 import { InstallError } from "./errors.ts";
 import { hookCommand, parseHookCommand } from "./hook_command.ts";
 import { insertValue, nodeAt, parseDoc, removeValue, replaceValue, valueAt } from "./json_doc.ts";
@@ -15,10 +16,6 @@ interface Found {
   index: number;
   command: string;
   argEvent: string;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function findEntries(path: string, text: string, agent: string): Found[] {

@@ -12,6 +12,7 @@
  * gives the command back.
  * @module
  */
+import { isObject } from "../core/object.ts";
 import { InstallError } from "./errors.ts";
 import { insertValue, nodeAt, parseDoc, removeValue, replaceValue, valueAt } from "./json_doc.ts";
 import { type Launcher, launcherSetup } from "./launcher.ts";
@@ -59,10 +60,6 @@ export function parseShim(command: string): ParsedShim | undefined {
 
 /** What `inspectShim` finds. */
 export type ShimState = "present" | "stale" | "absent";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function statusLineOf(path: string, text: string): Record<string, unknown> | undefined {
   const value = valueAt(parseDoc(path, text), ["statusLine"]);

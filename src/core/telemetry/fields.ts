@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "../../deps/zod.ts";
+import { isObject } from "../object.ts";
 import { MalformedPayloadError } from "./errors.ts";
 
 /**
@@ -43,11 +44,11 @@ export function parseJsonObject(format: string, text: string): Record<string, un
     const reason = err instanceof Error ? err.message : String(err);
     throw new MalformedPayloadError(format, `not JSON (${reason})`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isObject(value)) {
     const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
     throw new MalformedPayloadError(format, `expected a JSON object, got ${kind}`);
   }
-  return value as Record<string, unknown>;
+  return value;
 }
 
 /**
