@@ -84,7 +84,7 @@ export async function compileBinary(options: CompileOptions = {}): Promise<Compi
       "--include",
       "manifests",
       "--include",
-      "hooks",
+      "integrations",
       "-o",
       path,
       "mod.ts",
