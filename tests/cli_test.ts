@@ -8,12 +8,12 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./harness/assert.ts";
 import { HAS_TMUX } from "./harness/tmux.ts";
-import { documentedPermissions } from "../scripts/bundle.ts";
+import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { COMMANDS } from "../src/cli/commands.ts";
 import { ENGINE_VERSION } from "../src/core/version.ts";
 
 const MOD = new URL("../mod.ts", import.meta.url).pathname;
-const PERMISSIONS = await documentedPermissions();
+const PERMISSIONS = RUN_PERMISSIONS;
 
 /** Deno's cache folder, kept for the child when its HOME moves to a scratch folder. */
 const DENO_DIR: string = Deno.env.get("DENO_DIR") ?? await (async () => {

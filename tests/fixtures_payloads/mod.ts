@@ -4,6 +4,7 @@
  * `integrations/tma-hook` at a scratch tmux server the way an agent does.
  * @module
  */
+import { RUN_PERMISSIONS } from "../../src/core/permissions.ts";
 import type { ScratchTmux } from "../harness/tmux.ts";
 
 const HERE = new URL("./", import.meta.url);
@@ -60,8 +61,8 @@ export async function tmaScript(scratch: ScratchTmux): Promise<string> {
     path,
     [
       "#!/bin/sh",
-      `DENO_DIR='${denoEnv().DENO_DIR}' exec '${Deno.execPath()}' run --quiet --no-prompt --allow-read --allow-write --allow-env \\`,
-      `  --allow-run --allow-net=127.0.0.1,localhost,[::1] --allow-sys=hostname '${mod}' "$@"`,
+      `DENO_DIR='${denoEnv().DENO_DIR}' exec '${Deno.execPath()}' run --quiet --no-prompt \\`,
+      `  ${RUN_PERMISSIONS.join(" ")} '${mod}' "$@"`,
       "",
     ].join("\n"),
   );

@@ -6,6 +6,7 @@
  * @module
  */
 import { stripAnsi } from "../../src/core/ansi.ts";
+import { RUN_PERMISSIONS } from "../../src/core/permissions.ts";
 import type { TmuxServer } from "../../src/tmux/exec.ts";
 
 const STANDIN = new URL("./standin.sh", import.meta.url).pathname;
@@ -278,12 +279,7 @@ export async function runTma(
     args: [
       "run",
       "--quiet",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-run",
-      "--allow-net=127.0.0.1,localhost,[::1]",
-      "--allow-sys=hostname",
+      ...RUN_PERMISSIONS,
       mod,
       "--socket-name",
       scratch.socketName,
