@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./harness/assert.ts";
 import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
-import { BUNDLED_HOOKS } from "../src/assets/bundled.ts";
+import { BUNDLED_INTEGRATIONS } from "../src/assets/bundled.ts";
 
 const ignore = !HAS_TMUX;
 
@@ -75,7 +75,7 @@ async function roundTrip(scratch: ScratchTmux, c: AgentCase): Promise<void> {
   assertEquals(installed.code, 0, installed.stderr);
   if (c.caveat) assertStringIncludes(installed.stdout, c.caveat);
   const wrapper = `${home}/.local/bin/tma-hook`;
-  assertEquals(await read(wrapper), BUNDLED_HOOKS["tma-hook"]);
+  assertEquals(await read(wrapper), BUNDLED_INTEGRATIONS["tma-hook"]);
   assertEquals((await Deno.stat(wrapper)).mode! & 0o111, 0o111);
   for (const rel of c.creates) assert((await read(`${home}/${rel}`)) !== null, `${rel} written`);
   for (const [rel, text] of Object.entries(c.seeds)) {

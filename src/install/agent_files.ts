@@ -6,7 +6,7 @@
  * Planning only reads; nothing here writes.
  * @module
  */
-import { BUNDLED_HOOKS } from "../assets/bundled.ts";
+import { BUNDLED_INTEGRATIONS } from "../assets/bundled.ts";
 import {
   type AgentName,
   CLAUDE_EVENTS,
@@ -69,7 +69,7 @@ export const CAVEATS: Partial<Record<AgentName, string>> = {
 };
 
 function template(name: string): string {
-  const text = BUNDLED_HOOKS[name];
+  const text = BUNDLED_INTEGRATIONS[name];
   if (text === undefined) {
     throw new InstallError(`this build of tma lacks the bundled ${name} (run deno task embed)`);
   }

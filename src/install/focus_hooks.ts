@@ -12,7 +12,7 @@ import { parseToml, stringifyToml } from "../deps/toml.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import {
   appendGlobalHook,
-  type HookEntry,
+  type GlobalHookEntry,
   type ServerIdentity,
   serverIdentity,
   setGlobalHookAt,
@@ -67,12 +67,12 @@ export function serverKey(socketPath: string): string {
 }
 
 /** `hooks-state-<server>.toml` in the config directory. */
-export function hooksStatePath(configDir: string, socketPath: string): string {
+export function focusHooksStatePath(configDir: string, socketPath: string): string {
   return `${configDir}/hooks-state-${serverKey(socketPath)}.toml`;
 }
 
 /** What the state file records. */
-export interface HooksState {
+export interface FocusHooksState {
   socketPath: string;
   serverPid: number;
   serverStart: number;
@@ -80,7 +80,7 @@ export interface HooksState {
 }
 
 /** Reads the state file (absent or unreadable: `undefined`). */
-export async function readHooksState(path: string): Promise<HooksState | undefined> {
+export async function readFocusHooksState(path: string): Promise<FocusHooksState | undefined> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);
@@ -89,7 +89,7 @@ export async function readHooksState(path: string): Promise<HooksState | undefin
   }
   try {
     const doc = parseToml(text) as Record<string, unknown>;
-    const hooks: HooksState["hooks"] = {};
+    const hooks: FocusHooksState["hooks"] = {};
     const raw = (doc.hooks ?? {}) as Record<string, { index?: unknown; script?: unknown }>;
     for (const [name, value] of Object.entries(raw)) {
       if (typeof value?.index === "number" && typeof value.script === "string") {
@@ -107,7 +107,7 @@ export async function readHooksState(path: string): Promise<HooksState | undefin
   }
 }
 
-function renderHooksState(state: HooksState): string {
+function renderFocusHooksState(state: FocusHooksState): string {
   return "# Written by tma install-hooks: the tmux hooks it appended to this server (I4).\n" +
     stringifyToml({
       socket_path: state.socketPath,
@@ -131,8 +131,8 @@ export interface TmuxPlan {
 }
 
 /** Reads the server's hook arrays for tma's names. */
-async function readEntries(server: TmuxServer): Promise<Map<string, HookEntry[]>> {
-  const all = new Map<string, HookEntry[]>();
+async function readEntries(server: TmuxServer): Promise<Map<string, GlobalHookEntry[]>> {
+  const all = new Map<string, GlobalHookEntry[]>();
   for (const name of [...ATTENTION_HOOKS, ...STALE_HOOKS]) {
     all.set(name, (await showGlobalHook(server, name)).filter((e) => isTmaEntry(e.command)));
   }
@@ -150,7 +150,7 @@ export async function planAttentionHooks(
   const identity = await serverIdentity(server);
   const entries = await readEntries(server);
   const steps: TmuxStep[] = [];
-  const unset = (name: string, entry: HookEntry, why: string) =>
+  const unset = (name: string, entry: GlobalHookEntry, why: string) =>
     steps.push({
       describe: `tmux: unset ${name}[${entry.index}] (${why})`,
       run: (s) => unsetGlobalHookAt(s, name, entry.index),
@@ -183,7 +183,11 @@ export async function planAttentionHooks(
       });
     }
   }
-  return { identity, steps, statePath: hooksStatePath(options.configDir, identity.socketPath) };
+  return {
+    identity,
+    steps,
+    statePath: focusHooksStatePath(options.configDir, identity.socketPath),
+  };
 }
 
 /**
@@ -201,7 +205,7 @@ export async function applyAttentionHooks(
     return;
   }
   const entries = await readEntries(server);
-  const state: HooksState = {
+  const state: FocusHooksState = {
     socketPath: plan.identity.socketPath,
     serverPid: plan.identity.pid,
     serverStart: plan.identity.startTime,
@@ -213,7 +217,7 @@ export async function applyAttentionHooks(
       .pop();
     if (entry) state.hooks[name] = { index: entry.index, script };
   }
-  const text = renderHooksState(state);
+  const text = renderFocusHooksState(state);
   const current = await Deno.readTextFile(plan.statePath).catch(() => null);
   if (current === text) return;
   await Deno.mkdir(dirName(plan.statePath), { recursive: true });
@@ -223,12 +227,12 @@ export async function applyAttentionHooks(
 }
 
 /** The verdict on one hook. */
-export type HookStatus = "present" | "drifted" | "wiped" | "missing";
+export type FocusHookStatus = "present" | "drifted" | "wiped" | "missing";
 
 /** One line of the tmux part of `--check`. */
-export interface HookCheck {
+export interface FocusHookCheck {
   name: string;
-  status: HookStatus;
+  status: FocusHookStatus;
   detail: string;
 }
 
@@ -236,13 +240,15 @@ export interface HookCheck {
 export async function checkAttentionHooks(
   server: TmuxServer,
   options: { launcher: Launcher; configDir: string },
-): Promise<HookCheck[]> {
+): Promise<FocusHookCheck[]> {
   const identity = await serverIdentity(server);
   const entries = await readEntries(server);
-  const state = await readHooksState(hooksStatePath(options.configDir, identity.socketPath));
+  const state = await readFocusHooksState(
+    focusHooksStatePath(options.configDir, identity.socketPath),
+  );
   const restarted = state !== undefined &&
     (state.serverPid !== identity.pid || state.serverStart !== identity.startTime);
-  const checks: HookCheck[] = [];
+  const checks: FocusHookCheck[] = [];
   for (const name of ATTENTION_HOOKS) {
     const script = attentionScript(name, options.launcher);
     const mine = entries.get(name) ?? [];

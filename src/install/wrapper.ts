@@ -5,7 +5,7 @@
  * moved tma never surfaces as a hook failure.
  * @module
  */
-import { BUNDLED_HOOKS } from "../assets/bundled.ts";
+import { BUNDLED_INTEGRATIONS } from "../assets/bundled.ts";
 import type { EnvReader } from "../runtime/paths.ts";
 import { InstallError } from "./errors.ts";
 import type { FileChange } from "./files.ts";
@@ -17,7 +17,7 @@ export type WrapperStyle = "absolute" | "bare";
 
 /** The bundled wrapper text. */
 export function wrapperText(): string {
-  const text = BUNDLED_HOOKS[WRAPPER_NAME];
+  const text = BUNDLED_INTEGRATIONS[WRAPPER_NAME];
   if (text === undefined) {
     throw new InstallError(
       `this build of tma lacks the bundled ${WRAPPER_NAME} wrapper (run deno task embed)`,

@@ -8,7 +8,7 @@
 import { runTmuxCold, type TmuxServer } from "./exec.ts";
 
 /** One entry of a global hook array, as tmux prints it. */
-export interface HookEntry {
+export interface GlobalHookEntry {
   index: number;
   /** The command as `show-hooks` prints it (tmux's own quoting). */
   command: string;
@@ -29,9 +29,9 @@ export interface ServerIdentity {
  * await showGlobalHook(server, "after-select-pane"); // [{ index: 0, command: "run-shell ..." }]
  * ```
  */
-export async function showGlobalHook(server: TmuxServer, name: string): Promise<HookEntry[]> {
+export async function showGlobalHook(server: TmuxServer, name: string): Promise<GlobalHookEntry[]> {
   const { stdout } = await runTmuxCold(server, ["show-hooks", "-g", name]);
-  const entries: HookEntry[] = [];
+  const entries: GlobalHookEntry[] = [];
   for (const line of stdout.split("\n")) {
     const match = /^(\S+)\[(\d+)\] (.*)$/.exec(line);
     if (match && match[1] === name) entries.push({ index: Number(match[2]), command: match[3] });
