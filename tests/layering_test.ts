@@ -5,6 +5,7 @@
  * - `LAYERS` has one row per folder of `src/` (and one for `mod.ts`): the
  *   folders it may import, static, type-only and dynamic imports alike. A
  *   folder without a row fails, and so does a module straight under `src/`.
+ *   A folder with a `mod.ts` is reached from other layers only through it.
  * - `src/core/` and `src/ui_core/` are pure: no `Deno.`, no clock, no timers.
  * - No import cycle anywhere in `src/` and `mod.ts`, whatever the import kind.
  * - `src/tmux/` is the only code that spawns `tmux` or `ps`, and statically
@@ -142,6 +143,12 @@ function layerProblems(graph: Graph, layers: Readonly<Record<string, Layer>>): s
       const only = layers[target]?.importedOnlyBy;
       if (only && !only.includes(path)) {
         problems.push(`${where}: only ${only.join(", ")} may import ${target}`);
+      }
+      const surface = `src/${target}/mod.ts`;
+      if (graph.has(surface) && edge.to !== surface) {
+        problems.push(
+          `${where}: ${target} has a mod.ts, so other layers import it through ${surface}`,
+        );
       }
     }
   }
@@ -427,6 +434,20 @@ Deno.test("layerProblems() lets only the daemon command import src/daemon/", () 
   assertEquals(layerProblems(graph, LAYERS), [
     "src/cli/commands/watch.ts:1 imports src/daemon/serve.ts (type): only " +
     "src/cli/commands/daemon.ts may import daemon",
+  ]);
+});
+
+Deno.test("layerProblems() makes a folder's mod.ts its only door for other layers", () => {
+  const graph = graphOf({
+    "src/install/mod.ts": 'export { run } from "./run.ts";',
+    "src/install/run.ts": 'import "./files.ts";',
+    "src/install/files.ts": "",
+    "src/cli/commands/install_hooks.ts": 'import { run } from "../../install/mod.ts";',
+    "src/cli/commands/doctor.ts": 'import "../../install/files.ts";',
+  });
+  assertEquals(layerProblems(graph, LAYERS), [
+    "src/cli/commands/doctor.ts:1 imports src/install/files.ts (static): install has a mod.ts, " +
+    "so other layers import it through src/install/mod.ts",
   ]);
 });
 
