@@ -50,6 +50,15 @@ Deno.test("deno.json exports ./mod.ts, the one entrypoint", () => {
   assertEquals(DENO_JSON.exports, "./mod.ts");
 });
 
+Deno.test("deno.json's check task type-checks the doc examples of src/ too", () => {
+  const task = DENO_JSON.tasks?.check;
+  assert(typeof task === "string", "deno.json has no tasks.check");
+  assert(
+    /deno check (--doc|--doc-only)\b[^&]*\bsrc\//.test(task),
+    `tasks.check must run deno check --doc(-only) over src/ so examples compile: ${task}`,
+  );
+});
+
 Deno.test("U45: no deno.json task grants every permission", () => {
   const tasks = Object.entries(DENO_JSON.tasks ?? {});
   assert(tasks.length > 0, "deno.json has no tasks");

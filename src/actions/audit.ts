@@ -6,7 +6,11 @@
  * `--text` message or `--arg` values. `tma act --log` prints the tail.
  *
  * ```ts
- * await appendAudit(path, entry);
+ * const path = auditPath((name) => Deno.env.get(name));
+ * await appendAudit(path, {
+ *   time: Date.now(), pane: "%3", agent: "claude", action: "approve", transport: "keys",
+ *   outcome: "sent", reason: null, exit_code: 0, fingerprint: null, pid: Deno.pid,
+ * });
  * const recent = await readAudit(path, 20);
  * ```
  * @module

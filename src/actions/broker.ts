@@ -13,6 +13,9 @@
  * 6. release, on every path out.
  *
  * ```ts
+ * import type { ParsedActionManifest } from "../core/manifest/parse.ts";
+ * declare const env: BrokerEnv;
+ * declare const actions: ReadonlyMap<string, ParsedActionManifest>;
  * const report = await fire(env, { action: actions.get("approve")!, pane: "%3" });
  * report.result.outcome; // "sent"
  * ```

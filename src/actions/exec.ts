@@ -6,6 +6,8 @@
  * value unless the action's author unquotes it.
  *
  * ```ts
+ * import type { PaneView } from "../core/action/view.ts";
+ * declare const view: PaneView;
  * const env = execEnv(view, { action: "summarize", args: [] });
  * const result = await runExec({ command: 'echo "$TMA_PANE"', env, timeoutMs: 30000 });
  * ```

@@ -13,6 +13,7 @@
  * fallback answers the prompt exactly once.
  *
  * ```ts
+ * const server = { bin: "tmux", socketName: "work" };
  * const end = await handVerdict(server, { pane: "%3", requestId: "tma_ab12", verdict: "allow", handoffMs: 1000 });
  * end; // "taken" | "withdrawn" | "not-offered" | "vanished"
  * ```

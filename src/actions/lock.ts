@@ -12,6 +12,7 @@
  * option only while it still carries our nonce.
  *
  * ```ts
+ * const server = { bin: "tmux", socketName: "work" };
  * const lock = await acquireLock(server, { pane: "%3", name: "approve", timeoutMs: 30000, nowMs: Date.now() });
  * if (lock.held) await releaseLock(server, lock);
  * ```

@@ -11,6 +11,8 @@
  * unset as soon as the command line is built.
  *
  * ```ts
+ * import type { ParsedActionManifest } from "../core/manifest/parse.ts";
+ * declare const approve: ParsedActionManifest;
  * const items = menuItems({ tma: ["tma"], pane: "%3", actions: [approve] });
  * ```
  * @module

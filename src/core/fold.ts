@@ -83,7 +83,15 @@ export function decayWindowMs(state: State, windows: FoldWindows): number {
  * Folds one pane.
  *
  * ```ts
- * const verdict = fold({ prior, identity, visible, screen, scrolled: false, nowMs, windows });
+ * import type { Identity } from "./identity.ts";
+ * import type { Stamp } from "./stamp.ts";
+ * declare const prior: Stamp, identity: Identity, screen: ScreenEvidence | null;
+ * const windows = { dwellSecs: 3, hookDecaySecs: 60, blockedDecaySecs: 300 };
+ * const verdict = fold({
+ *   prior, identity, visible: new Set(["working", "idle"]), screen, scrolled: false,
+ *   nowMs: 1_700_000_000_000, windows,
+ * });
+ * verdict.action; // "publish", "hold" or "remove"
  * ```
  */
 export function fold(input: FoldInput): Verdict {

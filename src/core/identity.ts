@@ -110,6 +110,9 @@ interface Candidate {
  * Decides the identity of one pane.
  *
  * ```ts
+ * import type { PaneFacts, ProcessTable } from "./snapshot.ts";
+ * declare const pane: PaneFacts, table: ProcessTable;
+ * const profiles = [{ name: "claude", processNames: ["claude"], titlePatterns: [], argsPatterns: [] }];
  * const identity = identify(pane, { table, profiles });
  * identity.agent; // "claude"
  * ```

@@ -45,6 +45,7 @@ export interface ParsedShim {
  * user's own command.
  *
  * ```ts
+ * const launcher = { argv: ["/usr/local/bin/tma"], requires: ["/usr/local/bin/tma"] };
  * parseShim(buildShim("claude", launcher, "~/bin/sl.sh"))?.inner; // "~/bin/sl.sh"
  * ```
  */

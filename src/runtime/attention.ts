@@ -24,6 +24,7 @@ export interface ClearAttentionOptions {
  * panes whose flag it cleared.
  *
  * ```ts
+ * const server = { bin: "tmux", socketName: "work" };
  * await clearAttention(server, { pane: "%4", kind: "after-select-pane" }); // ["%4", "%2"]
  * ```
  */

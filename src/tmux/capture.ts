@@ -14,6 +14,7 @@ export const CAPTURE_HISTORY_LINES = 50;
  * capture is simply missing from the result.
  *
  * ```ts
+ * const server = { bin: "tmux", socketName: "work" };
  * const screens = await capturePanes(server, ["%1", "%2"]);
  * screens.get("%1"); // the raw capture with ANSI
  * ```

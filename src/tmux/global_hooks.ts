@@ -26,6 +26,7 @@ export interface ServerIdentity {
  * Lists the entries of one global hook.
  *
  * ```ts
+ * const server = { bin: "tmux", socketName: "work" };
  * await showGlobalHook(server, "after-select-pane"); // [{ index: 0, command: "run-shell ..." }]
  * ```
  */

@@ -6,6 +6,7 @@
  * prompt nobody looked at. Only the hash is kept, never the screen text.
  *
  * ```ts
+ * const capture = "Do you want to proceed?\n ❯ 1. Yes\n   2. No\n";
  * const rows = promptRows(capture, 40);
  * const print = await fingerprint(rows); // "3fa1…" (16 hex digits)
  * ```

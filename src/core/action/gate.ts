@@ -5,6 +5,10 @@
  * under it.
  *
  * ```ts
+ * import type { ParsedActionManifest } from "../manifest/parse.ts";
+ * import type { PaneView } from "./view.ts";
+ * declare const action: ParsedActionManifest;
+ * declare const view: PaneView;
  * const verdict = checkGate(action, { view, force: false, hasContext: true, endpoint: null });
  * verdict.ok || verdict.refusal.reason; // "gated"
  * ```

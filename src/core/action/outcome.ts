@@ -118,7 +118,11 @@ export function severity(result: ActResult): number {
  * order wins a tie. An empty batch is a usage error and never gets here.
  *
  * ```ts
- * batchExitCode([sent, locked, gated]); // 4
+ * const result = (outcome: Outcome, reason: Reason | null): ActResult => ({
+ *   schema: 1, action: "approve", pane: "%3", outcome, reason,
+ *   exit_code: exitCodeOf({ outcome, reason }),
+ * });
+ * batchExitCode([result("sent", null), result("refused", "locked"), result("refused", "gated")]); // 4
  * ```
  */
 export function batchExitCode(results: readonly ActResult[]): number {

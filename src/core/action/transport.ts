@@ -5,6 +5,8 @@
  * pane's request ids.
  *
  * ```ts
+ * import type { ParsedActionManifest } from "../manifest/parse.ts";
+ * declare const approve: ParsedActionManifest;
  * transportFor(approve, { agent: "codex" }); // { kind: "keys", keys: ["y"] }
  * transportFor(approve, { agent: "opencode" });
  * // { kind: "api", op: { op: "permission-reply", reply: "once" } }

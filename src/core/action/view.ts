@@ -3,6 +3,8 @@
  * the context an action may need, read from one `list-panes` row. Pure.
  *
  * ```ts
+ * import type { PaneFacts } from "../snapshot.ts";
+ * declare const facts: PaneFacts;
  * const view = paneView(facts);
  * view.state; // "blocked"
  * ```

@@ -346,6 +346,8 @@ function planStateClaim(
  * same window carrying a state.
  *
  * ```ts
+ * import type { PaneFacts } from "../snapshot.ts";
+ * declare const panes: PaneFacts[]; // %1 and a working %2 share a window
  * windowRollupWrite(panes, { paneId: "%1", stateAfter: "blocked" });
  * // { name: "@agent_summary", value: "blocked:1 working:1", scope: "window" }
  * ```

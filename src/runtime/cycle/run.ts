@@ -91,7 +91,15 @@ const SHELLS = new Set(["bash", "zsh", "sh", "fish", "dash", "ksh", "tcsh", "csh
  * Runs one cycle and returns what it decided.
  *
  * ```ts
- * const result = await runCycle({ server, models, windows, now: Date.now });
+ * import { buildModels } from "../../core/agent_model.ts";
+ * import { bundledManifests } from "../manifest/load.ts";
+ * const result = await runCycle({
+ *   server: { bin: "tmux", socketName: "work" },
+ *   models: buildModels(bundledManifests().agents.values()),
+ *   windows: { dwellSecs: 3, hookDecaySecs: 60, blockedDecaySecs: 300 },
+ *   now: Date.now,
+ * });
+ * result.stats.captures; // how many panes this cycle had to capture
  * ```
  */
 export async function runCycle(options: CycleOptions): Promise<CycleResult> {

@@ -76,8 +76,16 @@ export interface IntakeResult {
  * Maps, stamps and (for Claude's `PermissionRequest`) holds one event.
  *
  * ```ts
- * const result = await intakeEvent({ server, agent: "claude", kind: "Stop", pane: "%3",
- *   payload, manifest, settings, evidenceAtMs: Date.now(), now: Date.now });
+ * import { parsePayload } from "../../core/hook/payload.ts";
+ * import { defaultHookSettings } from "../../core/hook/settings.ts";
+ * import { loadHookManifest } from "./load.ts";
+ * const manifest = (await loadHookManifest("claude", { env: (name) => Deno.env.get(name) }))!;
+ * const result = await intakeEvent({
+ *   server: { bin: "tmux", socketName: "work" }, agent: "claude", kind: "Stop", pane: "%3",
+ *   payload: parsePayload('{"session_id":"s1"}')!, manifest, settings: defaultHookSettings(),
+ *   evidenceAtMs: Date.now(), now: Date.now,
+ * });
+ * result.committed; // true once the stamp is written
  * ```
  */
 export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeResult> {

@@ -24,6 +24,7 @@
  *
  * ```ts
  * import { offerVerdict, withdrawVerdict } from "./reply_lane.ts";
+ * const server = { bin: "tmux", socketName: "work" };
  * if (await offerVerdict(server, { pane: "%3", requestId: "tma_1f", verdict: "allow" })) {
  *   // wait for @tma_verdict_ack == "tma_1f", else:
  *   await withdrawVerdict(server, { pane: "%3", requestId: "tma_1f", verdict: "allow" });

@@ -9,10 +9,11 @@
  *
  * ```ts
  * import { intakeContext } from "./intake.ts";
+ * import { bundledManifests } from "../manifest/load.ts";
  * await intakeContext({
  *   server: { bin: "tmux" },
  *   pane: "%3",
- *   manifest, // the claude manifest the caller loaded
+ *   manifest: bundledManifests().agents.get("claude")!, // the caller's one manifest
  *   payload: '{"session_id":"s1","context_window":{"used_percentage":78}}',
  *   nowMs: Date.now(),
  * });
@@ -58,7 +59,10 @@ export interface IntakeContextOptions {
  * tmux errors (no server) propagate the same way.
  *
  * ```ts
- * await intakeContext({ server, pane: "%3", manifest, payload, nowMs: Date.now() });
+ * import { bundledManifests } from "../manifest/load.ts";
+ * const manifest = bundledManifests().agents.get("claude")!;
+ * const payload = '{"session_id":"s1","context_window":{"used_percentage":78}}';
+ * await intakeContext({ server: { bin: "tmux" }, pane: "%3", manifest, payload, nowMs: Date.now() });
  * ```
  */
 export async function intakeContext(options: IntakeContextOptions): Promise<void> {

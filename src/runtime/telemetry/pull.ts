@@ -9,6 +9,9 @@
  *
  * ```ts
  * import { pullTelemetry } from "./pull.ts";
+ * import { bundledManifests } from "../manifest/load.ts";
+ * const manifest = bundledManifests().agents.get("codex")!;
+ * const options = { "@agent_session": "019f99c3-7c57-7963-98e9-f496a7978257" };
  * const pulled = await pullTelemetry([{ paneId: "%4", options, manifest }], { nowMs: Date.now() });
  * pulled.get("%4")?.chains; // guarded chains for the tmux writer
  * ```
@@ -57,6 +60,8 @@ export interface PulledTelemetry {
  * file by.
  *
  * ```ts
+ * import { bundledManifests } from "../manifest/load.ts";
+ * const codexManifest = bundledManifests().agents.get("codex")!;
  * wantsPull(codexManifest, { "@agent_session": "019f99c3-7c57-7963-98e9-f496a7978257" }); // true
  * ```
  */
@@ -77,6 +82,9 @@ export function wantsPull(manifest: ParsedAgentManifest, options: PaneOptions): 
  * wrong, and a telemetry read never fails the cycle.
  *
  * ```ts
+ * import { bundledManifests } from "../manifest/load.ts";
+ * const manifest = bundledManifests().agents.get("codex")!;
+ * const options = { "@agent_session": "019f99c3-7c57-7963-98e9-f496a7978257" };
  * const chains = await pullCodexTelemetry({ paneId: "%4", options, manifest }, { nowMs: Date.now() });
  * ```
  */
@@ -117,6 +125,7 @@ export async function pullCodexTelemetry(
  * without any I/O.
  *
  * ```ts
+ * declare const targets: PullTarget[]; // the cycle's agent panes
  * const pulled = await pullTelemetry(targets, { nowMs: Date.now() });
  * ```
  */
