@@ -12,7 +12,7 @@ import { checkScreenFile } from "../src/core/rules/fixture_check.ts";
 import { parseScreenFile } from "../src/core/rules/screen_file.ts";
 
 const REPO = new URL("../", import.meta.url);
-const CAPTURES = new URL("..//fixtures/captures/", import.meta.url);
+const CAPTURES = new URL("../../shared/fixtures/captures/", import.meta.url);
 
 function listCaptures(): string[] {
   try {
