@@ -9,15 +9,8 @@ import { UsageError } from "../src/core/errors.ts";
 import { parseActionManifest } from "../src/core/manifest/parse.ts";
 import { fire } from "../src/actions/broker.ts";
 import { LOCK_OPTION } from "../src/actions/lock.ts";
-import {
-  action,
-  brokerEnv,
-  type Recorder,
-  recorder,
-  screen,
-  setOptions,
-} from "./act_support_test.ts";
-import { type FakeOpencode, fakeOpencode } from "./fake_opencode.ts";
+import { action, brokerEnv, type Recorder, recorder, screen, setOptions } from "./harness/act.ts";
+import { type FakeOpencode, fakeOpencode } from "./harness/fake_opencode.ts";
 
 const ignore = !HAS_TMUX;
 

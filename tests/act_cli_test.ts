@@ -6,7 +6,7 @@
 import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
 import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
 import { actBatchSchema, actResultSchema } from "../src/core/action/outcome.ts";
-import { recorder, screen, setOptions } from "./act_support_test.ts";
+import { recorder, screen, setOptions } from "./harness/act.ts";
 
 const ignore = !HAS_TMUX;
 

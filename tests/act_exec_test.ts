@@ -7,7 +7,7 @@ import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
 import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
 import { parseActionManifest, type ParsedActionManifest } from "../src/core/manifest/parse.ts";
 import { fire } from "../src/actions/broker.ts";
-import { brokerEnv, recorder, screen, setOptions } from "./act_support_test.ts";
+import { brokerEnv, recorder, screen, setOptions } from "./harness/act.ts";
 
 const ignore = !HAS_TMUX;
 

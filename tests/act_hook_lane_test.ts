@@ -9,7 +9,7 @@ import { HAS_TMUX, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
 import { fire } from "../src/actions/broker.ts";
 import { takeVerdict, VERDICT_ACK_OPTION, VERDICT_OPTION } from "../src/actions/hook_lane.ts";
 import { holdForVerdict } from "../src/runtime/hook/reply_lane.ts";
-import { action, brokerEnv, recorder, screen, setOptions } from "./act_support_test.ts";
+import { action, brokerEnv, recorder, screen, setOptions } from "./harness/act.ts";
 import type { HookVerdict } from "../src/core/action/transport.ts";
 
 const ignore = !HAS_TMUX;

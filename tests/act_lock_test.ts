@@ -13,7 +13,7 @@ import {
   parseLock,
   releaseLock,
 } from "../src/actions/lock.ts";
-import { action, brokerEnv, recorder, screen, setOptions } from "./act_support_test.ts";
+import { action, brokerEnv, recorder, screen, setOptions } from "./harness/act.ts";
 
 const ignore = !HAS_TMUX;
 

@@ -15,7 +15,7 @@ import {
   sessionOf,
   tmaScript,
   writeConfig,
-} from "./fixtures_payloads/mod.ts";
+} from "./harness/hook.ts";
 
 /** One event of a script and what the pane must read after it. */
 interface Step {

@@ -5,7 +5,7 @@
  * @module
  */
 import { assertEquals } from "./harness/assert.ts";
-import { denoEnv } from "./fixtures_payloads/mod.ts";
+import { denoEnv } from "./harness/hook.ts";
 import {
   HAS_TMUX,
   runTma as runTmaRaw,

@@ -15,7 +15,7 @@ import {
   quietPane,
   sessionOf,
   tmaScript,
-} from "./fixtures_payloads/mod.ts";
+} from "./harness/hook.ts";
 
 Deno.test({
   name:

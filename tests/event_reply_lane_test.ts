@@ -15,7 +15,7 @@ import {
   quietPane,
   tmaScript,
   writeConfig,
-} from "./fixtures_payloads/mod.ts";
+} from "./harness/hook.ts";
 import {
   offerVerdict,
   readLane,

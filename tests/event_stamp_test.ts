@@ -20,7 +20,7 @@ import {
   sessionOf,
   tmaScript,
   writeConfig,
-} from "./fixtures_payloads/mod.ts";
+} from "./harness/hook.ts";
 import { BUNDLED_AGENTS } from "../src/assets/bundled.ts";
 import { readHookManifest } from "../src/core/hook/hook_manifest.ts";
 import { parsePayload } from "../src/core/hook/payload.ts";

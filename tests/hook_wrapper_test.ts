@@ -7,7 +7,7 @@
  * @module
  */
 import { assertEquals } from "./harness/assert.ts";
-import { WRAPPER } from "./fixtures_payloads/mod.ts";
+import { WRAPPER } from "./harness/hook.ts";
 
 interface Run {
   code: number;

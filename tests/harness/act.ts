@@ -14,15 +14,15 @@
  * the same adapter and takes the bytes between them.
  * @module
  */
-import { buildModels } from "../src/core/agent_model.ts";
-import { configSchema } from "../src/core/config/schema.ts";
-import { parseScreenFile } from "../src/core/rules/screen_file.ts";
-import type { ParsedActionManifest } from "../src/core/manifest/parse.ts";
-import { bundledManifests } from "../src/runtime/manifest/load.ts";
-import type { BrokerEnv } from "../src/actions/observe.ts";
-import { runTmux } from "../src/tmux/exec.ts";
-import { sendText } from "../src/tmux/keys.ts";
-import type { ScratchTmux } from "./harness/tmux.ts";
+import { buildModels } from "../../src/core/agent_model.ts";
+import { configSchema } from "../../src/core/config/schema.ts";
+import { parseScreenFile } from "../../src/core/rules/screen_file.ts";
+import type { ParsedActionManifest } from "../../src/core/manifest/parse.ts";
+import { bundledManifests } from "../../src/runtime/manifest/load.ts";
+import type { BrokerEnv } from "../../src/actions/observe.ts";
+import { runTmux } from "../../src/tmux/exec.ts";
+import { sendText } from "../../src/tmux/keys.ts";
+import type { ScratchTmux } from "./tmux.ts";
 
 const RECORDER = `#!/bin/sh
 # A recording stand-in agent: draws what its control FIFO says and records
@@ -58,7 +58,7 @@ export interface Screen {
   height: number;
 }
 
-const SCREENS = new URL("../fixtures/screens/", import.meta.url);
+const SCREENS = new URL("../../fixtures/screens/", import.meta.url);
 
 /** Reads a screen fixture by name (without `.txt`). */
 export function screen(name: string): Screen {

@@ -5,9 +5,9 @@
  * @module
  */
 import { RUN_PERMISSIONS } from "../../src/core/permissions.ts";
-import type { ScratchTmux } from "../harness/tmux.ts";
+import type { ScratchTmux } from "./tmux.ts";
 
-const HERE = new URL("./", import.meta.url);
+const HERE = new URL("../fixtures_payloads/", import.meta.url);
 const REPO = new URL("../../", import.meta.url);
 
 /** The wrapper under test. */
