@@ -5,22 +5,7 @@
  * @module
  */
 import { assertEquals } from "./harness/assert.ts";
-import { denoEnv } from "./harness/hook.ts";
-import {
-  HAS_TMUX,
-  runTma as runTmaRaw,
-  type ScratchTmux,
-  withScratchTmux,
-} from "./harness/tmux.ts";
-
-/** `runTma` on this process's module cache (see `denoEnv`). */
-function runTma(
-  scratch: ScratchTmux,
-  args: string[],
-  options: { stdin?: string; env?: Record<string, string> } = {},
-): ReturnType<typeof runTmaRaw> {
-  return runTmaRaw(scratch, args, { ...options, env: { ...denoEnv(), ...options.env } });
-}
+import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
 
 const ignore = !HAS_TMUX;
 

@@ -5,15 +5,9 @@
  * @module
  */
 import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
-import {
-  HAS_TMUX,
-  runTma as runTmaRaw,
-  type ScratchTmux,
-  withScratchTmux,
-} from "./harness/tmux.ts";
+import { HAS_TMUX, runTma, withScratchTmux } from "./harness/tmux.ts";
 import {
   agentOptions,
-  denoEnv,
   fireHook,
   payload,
   quietPane,
@@ -26,15 +20,6 @@ import { readHookManifest } from "../src/core/hook/hook_manifest.ts";
 import { parsePayload } from "../src/core/hook/payload.ts";
 import { defaultHookSettings } from "../src/core/hook/settings.ts";
 import { intakeEvent } from "../src/runtime/hook/intake.ts";
-
-/** `runTma` on this process's module cache (see `denoEnv`). */
-function runTma(
-  scratch: ScratchTmux,
-  args: string[],
-  options: { stdin?: string; env?: Record<string, string> } = {},
-): ReturnType<typeof runTmaRaw> {
-  return runTmaRaw(scratch, args, { ...options, env: { ...denoEnv(), ...options.env } });
-}
 
 const ignore = !HAS_TMUX;
 

@@ -1,13 +1,14 @@
 /**
- * Helpers of the hook intake tests: our payload fixtures, a `tma` the
- * wrapper can run (a small script around `deno run mod.ts`), and firing
- * `integrations/tma-hook` at a scratch tmux server the way an agent does.
+ * Hook helpers for the integration tests: our payload fixtures
+ * (`tests/fixtures_payloads/`), a `tma` the wrapper can run (a small script
+ * around `deno run mod.ts`), firing `integrations/tma-hook` at a scratch tmux
+ * server the way an agent does, and reading back the stamp it left.
  * @module
  */
 import { RUN_PERMISSIONS } from "../../src/core/permissions.ts";
-import type { ScratchTmux } from "./tmux.ts";
+import { denoDir, type ScratchTmux } from "./tmux.ts";
 
-const HERE = new URL("../fixtures_payloads/", import.meta.url);
+const PAYLOADS = new URL("../fixtures_payloads/", import.meta.url);
 const REPO = new URL("../../", import.meta.url);
 
 /** The wrapper under test. */
@@ -21,25 +22,8 @@ export const PAYLOAD_CWD = "/home/dev/work/shop";
  * with its `cwd` swapped for `cwd` when given.
  */
 export function payload(agent: string, name: string, cwd?: string): string {
-  const text = Deno.readTextFileSync(new URL(`${agent}/${name}.payload`, HERE));
+  const text = Deno.readTextFileSync(new URL(`${agent}/${name}.payload`, PAYLOADS));
   return cwd === undefined ? text : text.replaceAll(PAYLOAD_CWD, cwd);
-}
-
-let denoDir: string | undefined;
-
-/**
- * The environment that keeps a child `deno run` on this process's module
- * cache. The scratch HOME of a test would otherwise give each child an empty
- * cache, so it would fetch every npm package again (slow, and a network
- * dependency no test should have).
- */
-export function denoEnv(): Record<string, string> {
-  if (denoDir === undefined) {
-    const info = new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "null" })
-      .outputSync();
-    denoDir = JSON.parse(new TextDecoder().decode(info.stdout)).denoDir as string;
-  }
-  return { DENO_DIR: denoDir };
 }
 
 /** The session id a payload fixture carries, or its Codex `thread-id`. */
@@ -61,7 +45,7 @@ export async function tmaScript(scratch: ScratchTmux): Promise<string> {
     path,
     [
       "#!/bin/sh",
-      `DENO_DIR='${denoEnv().DENO_DIR}' exec '${Deno.execPath()}' run --quiet --no-prompt \\`,
+      `DENO_DIR='${denoDir()}' exec '${Deno.execPath()}' run --quiet --no-prompt \\`,
       `  ${RUN_PERMISSIONS.join(" ")} '${mod}' "$@"`,
       "",
     ].join("\n"),

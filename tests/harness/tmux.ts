@@ -1,8 +1,16 @@
 /**
- * The integration-test harness: a scratch tmux server (`-L tma-test-<random>`,
- * `-f /dev/null`) with a scratch HOME, always killed, and stand-in agents
- * started under an agent's process name. Tests never touch the user's tmux
- * server, tmux config or home (R22).
+ * The integration-test harness: `tmuxTest()` runs a test on a scratch tmux
+ * server (`-L tma-test-<random>`, `-f /dev/null`) with a scratch HOME, skips
+ * it without tmux (fails instead under `TMA_REQUIRE_TMUX=1`) and always kills
+ * the server; stand-in agents start under an agent's process name. Tests
+ * never touch the user's tmux server, tmux config or home (R22).
+ *
+ * ```ts
+ * tmuxTest("listPanes() D52: one call lists every pane", async (t) => {
+ *   const agent = await t.standIn("claude");
+ *   await t.tmux("display", "-p", "-t", agent.pane, "#{pane_id}");
+ * });
+ * ```
  * @module
  */
 import { stripAnsi } from "../../src/core/ansi.ts";
@@ -25,6 +33,26 @@ const PASS_THROUGH = [
   "http_proxy",
   "no_proxy",
 ];
+
+let cachedDenoDir: string | undefined;
+
+/**
+ * This process's Deno cache folder. A child `deno run` under a test's
+ * scratch HOME would otherwise start with an empty cache and fetch every npm
+ * package again (slow, and a network dependency no test should have).
+ *
+ * ```ts
+ * denoDir(); // "/root/.cache/deno"
+ * ```
+ */
+export function denoDir(): string {
+  cachedDenoDir ??= Deno.env.get("DENO_DIR") || (() => {
+    const info = new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "null" })
+      .outputSync();
+    return JSON.parse(new TextDecoder().decode(info.stdout)).denoDir as string;
+  })();
+  return cachedDenoDir;
+}
 
 /** Whether tmux is installed; tests skip without it unless TMA_REQUIRE_TMUX=1 (G35). */
 export const HAS_TMUX: boolean = (() => {
@@ -95,7 +123,7 @@ export class ScratchTmux {
     );
     return {
       ...passThrough,
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+      DENO_DIR: denoDir(),
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: this.home,
       XDG_CONFIG_HOME: `${this.home}/.config`,
@@ -266,6 +294,41 @@ export async function withScratchTmux<T>(
   } finally {
     await scratch.kill();
   }
+}
+
+/** Options of `tmuxTest`. */
+export interface TmuxTestOptions {
+  /** The size of the scratch server's first window. */
+  width?: number;
+  height?: number;
+  /** Skips the test for a reason of its own as well (a tool or fixture it needs is absent). */
+  ignore?: boolean;
+}
+
+/**
+ * Registers an integration test that runs `fn` on its own scratch server
+ * with a scratch HOME. Without tmux it is skipped, unless
+ * `TMA_REQUIRE_TMUX=1` makes the missing tmux an error; the server is killed
+ * and the scratch folder removed however `fn` ends. Name it by subject and
+ * row: `"tma event D46: a subagent's events do not move the parent's state"`.
+ *
+ * ```ts
+ * tmuxTest("capturePanes() D52: one call for every pane", async (t) => {
+ *   const agent = await t.standIn("claude");
+ *   await agent.draw("hello");
+ * }, { width: 100 });
+ * ```
+ */
+export function tmuxTest(
+  name: string,
+  fn: (scratch: ScratchTmux) => Promise<void>,
+  options: TmuxTestOptions = {},
+): void {
+  Deno.test({
+    name,
+    ignore: !HAS_TMUX || options.ignore === true,
+    fn: () => withScratchTmux(fn, { width: options.width, height: options.height }),
+  });
 }
 
 /** Runs the tma CLI (`mod.ts`) as a child process against a scratch server. */
