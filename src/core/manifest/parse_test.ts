@@ -1,4 +1,9 @@
-import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import {
+  assert,
+  assertEquals,
+  assertStrictEquals,
+  assertThrows,
+} from "../../../tests/harness/assert.ts";
 import { ENGINE_VERSION } from "../version.ts";
 import { ManifestError } from "./errors.ts";
 import { parseActionManifest, parseAgentManifest } from "./parse.ts";
@@ -27,36 +32,36 @@ function agentError(text: string, keyPath: string, pattern?: RegExp): ManifestEr
   } catch (err) {
     caught = err;
   }
-  ok(caught instanceof ManifestError, `expected a ManifestError, got ${caught}`);
-  strictEqual(caught.path, PATH);
-  strictEqual(caught.keyPath, keyPath);
-  ok(caught.message.startsWith(`${PATH}: `), caught.message);
-  if (keyPath !== "") ok(caught.message.includes(keyPath), caught.message);
-  ok(!caught.message.includes("\n"), "one line");
-  if (pattern) ok(pattern.test(caught.message), caught.message);
+  assert(caught instanceof ManifestError, `expected a ManifestError, got ${caught}`);
+  assertStrictEquals(caught.path, PATH);
+  assertStrictEquals(caught.keyPath, keyPath);
+  assert(caught.message.startsWith(`${PATH}: `), caught.message);
+  if (keyPath !== "") assert(caught.message.includes(keyPath), caught.message);
+  assert(!caught.message.includes("\n"), "one line");
+  if (pattern) assert(pattern.test(caught.message), caught.message);
   return caught;
 }
 
 Deno.test("M1: a minimal agent manifest parses, with defaults and the stem as name", () => {
   const m = parseAgentManifest(BASE, ORIGIN);
-  strictEqual(m.name, "mycli");
-  strictEqual(m.path, PATH);
-  deepStrictEqual(m.identity.title_patterns, []);
-  deepStrictEqual(m.identity.args_patterns, []);
-  deepStrictEqual(m.capture.visible, []);
-  deepStrictEqual(m.rules, []);
-  strictEqual(m.hooks, undefined);
-  strictEqual(m.telemetry, undefined);
+  assertStrictEquals(m.name, "mycli");
+  assertStrictEquals(m.path, PATH);
+  assertEquals(m.identity.title_patterns, []);
+  assertEquals(m.identity.args_patterns, []);
+  assertEquals(m.capture.visible, []);
+  assertEquals(m.rules, []);
+  assertStrictEquals(m.hooks, undefined);
+  assertStrictEquals(m.telemetry, undefined);
 });
 
 Deno.test("M1: a name key equal to the stem is accepted; another name is refused", () => {
-  strictEqual(parseAgentManifest(`name = "mycli"\n${BASE}`, ORIGIN).name, "mycli");
+  assertStrictEquals(parseAgentManifest(`name = "mycli"\n${BASE}`, ORIGIN).name, "mycli");
   agentError(`name = "other"\n${BASE}`, "name", /stem is the agent's name/);
 });
 
 Deno.test("M3: bad TOML names the file, the line and the fix", () => {
   const err = agentError(`${BASE}\n[[rules]\n`, "", /invalid TOML at line \d+, column \d+/);
-  ok(err.message.includes("fix the syntax"));
+  assert(err.message.includes("fix the syntax"));
 });
 
 Deno.test("M4: an unknown key at the top level names the key", () => {
@@ -91,7 +96,7 @@ Deno.test("M5: a newer min_engine_version says upgrade tma, before any strict ch
   const text =
     `min_engine_version = "99.0"\nfuture_key = true\n[identity]\nprocess_names = ["x"]\n`;
   const err = agentError(text, "min_engine_version", /upgrade tma/);
-  ok(err.message.includes("99.0") && err.message.includes(ENGINE_VERSION), err.message);
+  assert(err.message.includes("99.0") && err.message.includes(ENGINE_VERSION), err.message);
 });
 
 Deno.test("M5: min_engine_version is required and must be a version", () => {
@@ -102,7 +107,7 @@ Deno.test("M5: min_engine_version is required and must be a version", () => {
   );
   agentError(BASE.replace('"0.1"', '"one"'), "min_engine_version", /not a version/);
   agentError(BASE.replace('"0.1"', "1"), "min_engine_version", /not a version/);
-  strictEqual(
+  assertStrictEquals(
     parseAgentManifest(BASE.replace('"0.1"', `"${ENGINE_VERSION}"`), ORIGIN).name,
     "mycli",
   );
@@ -137,9 +142,9 @@ Deno.test("M7: title and args patterns are compiled once, at load", () => {
     ),
     ORIGIN,
   );
-  ok(m.identity.title_patterns[0].re.test("π - proj"));
-  strictEqual(m.identity.title_patterns[0].source, "^π ");
-  ok(m.identity.args_patterns[0].re.test("node /usr/lib/mycli/bin.js"));
+  assert(m.identity.title_patterns[0].re.test("π - proj"));
+  assertStrictEquals(m.identity.title_patterns[0].source, "^π ");
+  assert(m.identity.args_patterns[0].re.test("node /usr/lib/mycli/bin.js"));
 });
 
 Deno.test("M14: [capture] is required", () => {
@@ -172,7 +177,7 @@ Deno.test("M17/M24: a detail token with uppercase is refused", () => {
 });
 
 Deno.test("M18: priority defaults to 0 and must be an integer", () => {
-  strictEqual(parseAgentManifest(`${BASE}${RULE}`, ORIGIN).rules[0].priority, 0);
+  assertStrictEquals(parseAgentManifest(`${BASE}${RULE}`, ORIGIN).rules[0].priority, 0);
   agentError(`${BASE}${RULE}priority = 1.5\n`, "rules[0].priority", /integer/);
 });
 
@@ -185,7 +190,7 @@ Deno.test("M19: a bad region names the three forms", () => {
   agentError(`${BASE}${RULE.replace('"visible"', '"tail_lines(0)"')}`, "rules[0].region");
   agentError(`${BASE}${RULE.replace('"visible"', '"Visible"')}`, "rules[0].region");
   const m = parseAgentManifest(`${BASE}${RULE.replace('"visible"', '"tail_lines(12)"')}`, ORIGIN);
-  deepStrictEqual(m.rules[0].region, { kind: "tail_lines", lines: 12, spec: "tail_lines(12)" });
+  assertEquals(m.rules[0].region, { kind: "tail_lines", lines: 12, spec: "tail_lines(12)" });
 });
 
 Deno.test("M20: a bad regex in a rule names its key path", () => {
@@ -223,7 +228,10 @@ Deno.test("M20: a predicate takes exactly one key", () => {
 });
 
 Deno.test("M21: skip_state_update defaults to false", () => {
-  strictEqual(parseAgentManifest(`${BASE}${RULE}`, ORIGIN).rules[0].skip_state_update, false);
+  assertStrictEquals(
+    parseAgentManifest(`${BASE}${RULE}`, ORIGIN).rules[0].skip_state_update,
+    false,
+  );
 });
 
 Deno.test("M22: a [details] key that collides with a state token is refused", () => {
@@ -255,7 +263,7 @@ Deno.test("M23: channel must be event, file-tail or screen; any format loads", (
     `${BASE}[telemetry.context]\nchannel = "file-tail"\nformat = "future-format-v9"\n`,
     ORIGIN,
   );
-  deepStrictEqual(m.telemetry?.context, { channel: "file-tail", format: "future-format-v9" });
+  assertEquals(m.telemetry?.context, { channel: "file-tail", format: "future-format-v9" });
 });
 
 Deno.test("M9-M13: hooks parse into claims with compiled matchers", () => {
@@ -277,11 +285,11 @@ turn_end = true
     ORIGIN,
   );
   const map = m.hooks!.map;
-  deepStrictEqual(map[0].claim, { lifecycle: "start" });
-  deepStrictEqual(map[1].claim, { state: "working", detail: "rate_limit" });
-  ok(map[1].matcher!.re.test('{"notification_type":"usage_limit"}'));
-  strictEqual(map[0].turn_end, false);
-  strictEqual(map[2].turn_end, true);
+  assertEquals(map[0].claim, { lifecycle: "start" });
+  assertEquals(map[1].claim, { state: "working", detail: "rate_limit" });
+  assert(map[1].matcher!.re.test('{"notification_type":"usage_limit"}'));
+  assertStrictEquals(map[0].turn_end, false);
+  assertStrictEquals(map[2].turn_end, true);
 });
 
 Deno.test("M12: a claim is either a state or a lifecycle", () => {
@@ -324,25 +332,25 @@ function actionError(text: string, keyPath: string, pattern?: RegExp): ManifestE
   } catch (err) {
     caught = err;
   }
-  ok(caught instanceof ManifestError, `expected a ManifestError, got ${caught}`);
-  strictEqual(caught.keyPath, keyPath);
-  ok(caught.message.startsWith(`${APATH}: `), caught.message);
-  if (pattern) ok(pattern.test(caught.message), caught.message);
+  assert(caught instanceof ManifestError, `expected a ManifestError, got ${caught}`);
+  assertStrictEquals(caught.keyPath, keyPath);
+  assert(caught.message.startsWith(`${APATH}: `), caught.message);
+  if (pattern) assert(pattern.test(caught.message), caught.message);
   return caught;
 }
 
 Deno.test("M33-M40: a keys action parses with its defaults", () => {
   const a = parseActionManifest(`${AHEAD}kind = "keys"\n[keys]\nclaude = ["Escape"]\n`, AORIGIN);
-  strictEqual(a.confirm, false);
-  strictEqual(a.detach, false);
-  strictEqual(a.text, false);
-  strictEqual(a.timeout_ms, 30000);
-  strictEqual(a.detach_timeout_ms, 900000);
-  deepStrictEqual(a.agents, []);
-  deepStrictEqual(a.requires, []);
-  deepStrictEqual(a.api, {});
-  strictEqual(a.when, undefined);
-  strictEqual(a.path, APATH);
+  assertStrictEquals(a.confirm, false);
+  assertStrictEquals(a.detach, false);
+  assertStrictEquals(a.text, false);
+  assertStrictEquals(a.timeout_ms, 30000);
+  assertStrictEquals(a.detach_timeout_ms, 900000);
+  assertEquals(a.agents, []);
+  assertEquals(a.requires, []);
+  assertEquals(a.api, {});
+  assertStrictEquals(a.when, undefined);
+  assertStrictEquals(a.path, APATH);
 });
 
 Deno.test("M31: the action name is required and must equal the stem", () => {
@@ -376,7 +384,7 @@ Deno.test("M34: when takes states, details and fail-closed context bounds", () =
     `${AHEAD}kind = "keys"\n[when]\nstate = ["idle"]\ndetail = ["permission"]\ncontext_pct_min = 75\n[keys]\nclaude = ["x"]\n`,
     AORIGIN,
   );
-  deepStrictEqual(a.when, { state: ["idle"], detail: ["permission"], context_pct_min: 75 });
+  assertEquals(a.when, { state: ["idle"], detail: ["permission"], context_pct_min: 75 });
   actionError(
     `${AHEAD}kind = "keys"\n[when]\nstate = ["done"]\n[keys]\na = ["x"]\n`,
     "when.state[0]",
@@ -403,13 +411,13 @@ Deno.test("M36: an unknown requires token is refused", () => {
 
 Deno.test("M44: the API vocabulary is closed and reply rules hold", () => {
   const api = (cell: string) => `${AHEAD}kind = "keys"\n[api]\nopencode = ${cell}\n`;
-  deepStrictEqual(
+  assertEquals(
     parseActionManifest(api('{ op = "permission-reply", reply = "always" }'), AORIGIN).api,
     {
       opencode: { op: "permission-reply", reply: "always" },
     },
   );
-  deepStrictEqual(parseActionManifest(api('{ op = "question-reply" }'), AORIGIN).api, {
+  assertEquals(parseActionManifest(api('{ op = "question-reply" }'), AORIGIN).api, {
     opencode: { op: "question-reply" },
   });
   actionError(
@@ -461,8 +469,8 @@ Deno.test("M45: exec needs command and forbids [keys], [api] and text", () => {
     `${AHEAD}kind = "exec"\ncommand = "x"\ndetach = true\nagents = ["claude"]\n`,
     AORIGIN,
   );
-  strictEqual(a.detach, true);
-  deepStrictEqual(a.agents, ["claude"]);
+  assertStrictEquals(a.detach, true);
+  assertEquals(a.agents, ["claude"]);
 });
 
 Deno.test("M45: an agent in both [keys] and [api] is refused", () => {
@@ -478,7 +486,7 @@ Deno.test("M43/M45: a text action holds exactly one {text} per sequence and no [
     `${AHEAD}kind = "keys"\ntext = true\n[keys]\nclaude = ["{text}", "Enter"]\n`,
     AORIGIN,
   );
-  strictEqual(ok1.text, true);
+  assertStrictEquals(ok1.text, true);
   actionError(
     `${AHEAD}kind = "keys"\ntext = true\n[keys]\nclaude = ["Enter"]\n`,
     "keys.claude",
@@ -512,10 +520,8 @@ Deno.test("M42: an empty key sequence or key is refused", () => {
 
 Deno.test("ManifestError.reason omits the file for a line that already names it", () => {
   const err = agentError(`colour = 1\n${BASE}`, "colour");
-  strictEqual(err.reason, 'colour: unknown key "colour"; remove it or fix its spelling');
-  strictEqual(err.message, `${PATH}: ${err.reason}`);
-  throws(
-    () => parseAgentManifest("x = ", ORIGIN),
-    (e: unknown) => e instanceof ManifestError && e.keyPath === "",
-  );
+  assertStrictEquals(err.reason, 'colour: unknown key "colour"; remove it or fix its spelling');
+  assertStrictEquals(err.message, `${PATH}: ${err.reason}`);
+  const e = assertThrows(() => parseAgentManifest("x = ", ORIGIN), ManifestError);
+  assertStrictEquals(e.keyPath, "");
 });

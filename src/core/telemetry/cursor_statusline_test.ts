@@ -1,4 +1,4 @@
-import { deepStrictEqual, throws } from "node:assert/strict";
+import { assertEquals, assertThrows } from "../../../tests/harness/assert.ts";
 import { parseCursorStatusline } from "./cursor_statusline.ts";
 import { MalformedPayloadError } from "./errors.ts";
 import {
@@ -22,7 +22,7 @@ Deno.test({
   name: "I56/I57: the shared Cursor payload reads 130000 / 200000 as 65% and 130000 tokens",
   ignore: !HAVE_SHARED,
   fn() {
-    deepStrictEqual(parse(SHARED, "cursor_statusline_context.json"), {
+    assertEquals(parse(SHARED, "cursor_statusline_context.json"), {
       sessionId: SESSION,
       contextPct: 65,
       tokens: 130000,
@@ -34,12 +34,12 @@ Deno.test({
   name: "I56: the shared Cursor payload without context_window says nothing",
   ignore: !HAVE_SHARED,
   fn() {
-    deepStrictEqual(parse(SHARED, "cursor_statusline_no_context.json"), { sessionId: SESSION });
+    assertEquals(parse(SHARED, "cursor_statusline_no_context.json"), { sessionId: SESSION });
   },
 });
 
 Deno.test("I56/I57: a normal Cursor payload, and no model, cost or quota from it", () => {
-  deepStrictEqual(parse(OWN, "cursor_statusline_normal.json"), {
+  assertEquals(parse(OWN, "cursor_statusline_normal.json"), {
     sessionId: SESSION,
     contextPct: 24,
     tokens: 48000,
@@ -47,19 +47,19 @@ Deno.test("I56/I57: a normal Cursor payload, and no model, cost or quota from it
 });
 
 Deno.test("I56: a missing context_window_size is ignored, never a clear", () => {
-  deepStrictEqual(parse(OWN, "cursor_statusline_missing_size.json"), { sessionId: SESSION });
+  assertEquals(parse(OWN, "cursor_statusline_missing_size.json"), { sessionId: SESSION });
 });
 
 Deno.test("I56: a null context_window is ignored, never a clear", () => {
-  deepStrictEqual(parse(OWN, "cursor_statusline_null_context.json"), { sessionId: SESSION });
+  assertEquals(parse(OWN, "cursor_statusline_null_context.json"), { sessionId: SESSION });
 });
 
 Deno.test("R24: a payload change (numbers as strings) degrades to an absent gauge", () => {
-  deepStrictEqual(parse(OWN, "cursor_statusline_string_fields.json"), { sessionId: SESSION });
+  assertEquals(parse(OWN, "cursor_statusline_string_fields.json"), { sessionId: SESSION });
 });
 
 Deno.test("I8: a Cursor ratio above 100 is ignored", () => {
-  deepStrictEqual(parse(OWN, "cursor_statusline_over_100.json"), { sessionId: SESSION });
+  assertEquals(parse(OWN, "cursor_statusline_over_100.json"), { sessionId: SESSION });
 });
 
 Deno.test("I56: a zero window is ignored rather than divided by", () => {
@@ -67,13 +67,14 @@ Deno.test("I56: a zero window is ignored rather than divided by", () => {
     JSON.stringify({ context_window: { total_input_tokens: 0, context_window_size: 0 } }),
     { nowMs: NOW },
   );
-  deepStrictEqual(r, {});
+  assertEquals(r, {});
 });
 
 Deno.test("I8: a malformed Cursor document throws MalformedPayloadError", () => {
-  throws(() => parse(OWN, "cursor_statusline_malformed.json"), MalformedPayloadError);
-  throws(
+  assertThrows(() => parse(OWN, "cursor_statusline_malformed.json"), MalformedPayloadError);
+  assertThrows(
     () => parseCursorStatusline("{", { nowMs: NOW }),
-    /malformed cursor-statusline-json payload/,
+    Error,
+    "malformed cursor-statusline-json payload",
   );
 });

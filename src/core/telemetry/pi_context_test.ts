@@ -1,4 +1,4 @@
-import { deepStrictEqual, throws } from "node:assert/strict";
+import { assertEquals, assertThrows } from "../../../tests/harness/assert.ts";
 import { MalformedPayloadError } from "./errors.ts";
 import { parsePiContext } from "./pi_context.ts";
 import {
@@ -23,7 +23,7 @@ Deno.test({
   name: "I64/I65: the shared pi payload reads the precomputed percent and the tokens",
   ignore: !HAVE_SHARED,
   fn() {
-    deepStrictEqual(parse(SHARED, "pi_context.json"), {
+    assertEquals(parse(SHARED, "pi_context.json"), {
       sessionId: SHARED_SESSION,
       contextPct: 62,
       tokens: 124000,
@@ -35,15 +35,15 @@ Deno.test({
   name: "I64: the shared null context_usage and unknown-window payloads stamp nothing",
   ignore: !HAVE_SHARED,
   fn() {
-    deepStrictEqual(parse(SHARED, "pi_context_missing.json"), { sessionId: SHARED_SESSION });
-    deepStrictEqual(parse(SHARED, "pi_context_unknown_window.json"), {
+    assertEquals(parse(SHARED, "pi_context_missing.json"), { sessionId: SHARED_SESSION });
+    assertEquals(parse(SHARED, "pi_context_unknown_window.json"), {
       sessionId: SHARED_SESSION,
     });
   },
 });
 
 Deno.test("I64/I65: a normal pi payload rounds the percent", () => {
-  deepStrictEqual(parse(OWN, "pi_context_normal.json"), {
+  assertEquals(parse(OWN, "pi_context_normal.json"), {
     sessionId: SESSION,
     contextPct: 31,
     tokens: 61000,
@@ -51,15 +51,15 @@ Deno.test("I64/I65: a normal pi payload rounds the percent", () => {
 });
 
 Deno.test("I64: after a /compact (null percent and window) pi stamps nothing", () => {
-  deepStrictEqual(parse(OWN, "pi_context_after_compact.json"), { sessionId: SESSION });
+  assertEquals(parse(OWN, "pi_context_after_compact.json"), { sessionId: SESSION });
 });
 
 Deno.test("I64: an omitted context_usage stamps nothing", () => {
-  deepStrictEqual(parse(OWN, "pi_context_omitted.json"), { sessionId: SESSION });
+  assertEquals(parse(OWN, "pi_context_omitted.json"), { sessionId: SESSION });
 });
 
 Deno.test("P19: a pi reading without a count clears the stored count", () => {
-  deepStrictEqual(parse(OWN, "pi_context_null_tokens.json"), {
+  assertEquals(parse(OWN, "pi_context_null_tokens.json"), {
     sessionId: SESSION,
     contextPct: 30,
     tokens: null,
@@ -67,10 +67,14 @@ Deno.test("P19: a pi reading without a count clears the stored count", () => {
 });
 
 Deno.test("I8: a pi percent above 100 is ignored", () => {
-  deepStrictEqual(parse(OWN, "pi_context_over_100.json"), { sessionId: SESSION });
+  assertEquals(parse(OWN, "pi_context_over_100.json"), { sessionId: SESSION });
 });
 
 Deno.test("I8: a malformed pi document throws MalformedPayloadError", () => {
-  throws(() => parse(OWN, "pi_context_malformed.json"), MalformedPayloadError);
-  throws(() => parsePiContext("42", { nowMs: NOW }), /expected a JSON object, got number/);
+  assertThrows(() => parse(OWN, "pi_context_malformed.json"), MalformedPayloadError);
+  assertThrows(
+    () => parsePiContext("42", { nowMs: NOW }),
+    Error,
+    "expected a JSON object, got number",
+  );
 });

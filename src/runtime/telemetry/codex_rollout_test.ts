@@ -1,4 +1,9 @@
-import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import {
+  assert,
+  assertEquals,
+  assertStrictEquals,
+  assertThrows,
+} from "../../../tests/harness/assert.ts";
 import {
   findRolloutFile,
   readCodexTelemetry,
@@ -105,17 +110,17 @@ Deno.test("I29: a 5 MiB rollout with token_count near the end reads only the las
         FILLER_1K.repeat(3),
     });
     const got = await readRolloutTail(path, { nowMs: NOW, memo: new RolloutMemo() });
-    ok(got !== null);
-    ok(got.sizeBytes > 5 * MIB);
-    strictEqual(got.bytesRead, TAIL_CHUNK_BYTES);
-    strictEqual(got.memoHit, false);
-    deepStrictEqual(got.reading, {
+    assert(got !== null);
+    assert(got.sizeBytes > 5 * MIB);
+    assertStrictEquals(got.bytesRead, TAIL_CHUNK_BYTES);
+    assertStrictEquals(got.memoHit, false);
+    assertEquals(got.reading, {
       contextPct: 50,
       model: "gpt-5.1-codex",
       quota: { pct: 41, window: "primary", resetsAtMs: FUTURE_S * 1000 },
     });
     const stat = await Deno.stat(path);
-    strictEqual(got.evidenceMs, stat.mtime?.getTime());
+    assertStrictEquals(got.evidenceMs, stat.mtime?.getTime());
   });
 });
 
@@ -127,11 +132,11 @@ Deno.test("I29: a token_count 800 KiB from the end is found by stepping back", a
       tail: tokenCountLine(100000, 2000) + FILLER_1K.repeat(800),
     });
     const got = await readRolloutTail(path, { nowMs: NOW, memo: new RolloutMemo() });
-    ok(got !== null);
+    assert(got !== null);
     // (100000 + 2000) / 272000 = 37.5%
-    strictEqual(got.reading.contextPct, 38);
-    strictEqual(got.bytesRead, 13 * TAIL_CHUNK_BYTES);
-    strictEqual("tokens" in got.reading, false);
+    assertStrictEquals(got.reading.contextPct, 38);
+    assertStrictEquals(got.bytesRead, 13 * TAIL_CHUNK_BYTES);
+    assertStrictEquals("tokens" in got.reading, false);
   });
 });
 
@@ -140,10 +145,10 @@ Deno.test("I29: with no token_count the scan stops at 1 MiB and stamps no gauge"
     const path = `${dayDir}/${rolloutName(SESSION)}`;
     await writeRollout(path, { before: turnContextLine("gpt-5-codex"), blocks64k: 80, tail: "" });
     const got = await readRolloutTail(path, { nowMs: NOW, memo: new RolloutMemo() });
-    ok(got !== null);
-    deepStrictEqual(got.reading, {});
-    strictEqual(got.bytesRead, TAIL_LIMIT_BYTES);
-    ok(got.sizeBytes > 4 * got.bytesRead, "never reads the whole file");
+    assert(got !== null);
+    assertEquals(got.reading, {});
+    assertStrictEquals(got.bytesRead, TAIL_LIMIT_BYTES);
+    assert(got.sizeBytes > 4 * got.bytesRead, "never reads the whole file");
   });
 });
 
@@ -155,9 +160,9 @@ Deno.test("I29: a token_count beyond 1 MiB from the end is a miss", async () => 
       tail: tokenCountLine(100000, 2000) + FILLER_1K.repeat(1100),
     });
     const got = await readRolloutTail(path, { nowMs: NOW, memo: new RolloutMemo() });
-    ok(got !== null);
-    strictEqual("contextPct" in got.reading, false);
-    strictEqual(got.bytesRead, TAIL_LIMIT_BYTES);
+    assert(got !== null);
+    assertStrictEquals("contextPct" in got.reading, false);
+    assertStrictEquals(got.bytesRead, TAIL_LIMIT_BYTES);
   });
 });
 
@@ -169,9 +174,9 @@ Deno.test("I29: a record straddling a 64 KiB step is joined back together", asyn
     const after = FILLER_1K.repeat(63) + fillerLine(KIB - Math.floor(record.length / 2));
     await writeRollout(path, { blocks64k: 3, tail: record + after });
     const got = await readRolloutTail(path, { nowMs: NOW, memo: new RolloutMemo() });
-    ok(got !== null);
-    strictEqual(got.reading.contextPct, 20);
-    strictEqual(got.bytesRead, 2 * TAIL_CHUNK_BYTES);
+    assert(got !== null);
+    assertStrictEquals(got.reading.contextPct, 20);
+    assertStrictEquals(got.bytesRead, 2 * TAIL_CHUNK_BYTES);
   });
 });
 
@@ -183,8 +188,8 @@ Deno.test("I29: a line longer than a step is carried across steps", async () => 
       tail: tokenCountLine(54400, 0) + fillerLine(200 * KIB) + FILLER_1K,
     });
     const got = await readRolloutTail(path, { nowMs: NOW, memo: new RolloutMemo() });
-    ok(got !== null);
-    strictEqual(got.reading.contextPct, 20);
+    assert(got !== null);
+    assertStrictEquals(got.reading.contextPct, 20);
   });
 });
 
@@ -197,7 +202,7 @@ Deno.test("I29: a partial last line (a write in progress) is dropped", async () 
       tail: tokenCountLine(54400, 0) + newer.slice(0, newer.length - 40),
     });
     const got = await readRolloutTail(path, { nowMs: NOW, memo: new RolloutMemo() });
-    strictEqual(got?.reading.contextPct, 20);
+    assertStrictEquals(got?.reading.contextPct, 20);
   });
 });
 
@@ -208,15 +213,15 @@ Deno.test("I29: the memo skips an unchanged file and rereads a changed one", asy
     await writeRollout(path, { blocks64k: 2, tail: tokenCountLine(54400, 0) });
     const first = await readRolloutTail(path, { nowMs: NOW, memo });
     const second = await readRolloutTail(path, { nowMs: NOW + 1000, memo });
-    strictEqual(first?.memoHit, false);
-    strictEqual(second?.memoHit, true);
-    strictEqual(second?.bytesRead, 0);
-    deepStrictEqual(second?.reading, first?.reading);
+    assertStrictEquals(first?.memoHit, false);
+    assertStrictEquals(second?.memoHit, true);
+    assertStrictEquals(second?.bytesRead, 0);
+    assertEquals(second?.reading, first?.reading);
 
     await Deno.writeTextFile(path, tokenCountLine(108800, 0), { append: true });
     const third = await readRolloutTail(path, { nowMs: NOW + 2000, memo });
-    strictEqual(third?.memoHit, false);
-    strictEqual(third?.reading.contextPct, 40);
+    assertStrictEquals(third?.memoHit, false);
+    assertStrictEquals(third?.reading.contextPct, 40);
   });
 });
 
@@ -225,17 +230,17 @@ Deno.test("I9: a memoized quota window is still dropped once its reset passes", 
     const path = `${dayDir}/${rolloutName(SESSION)}`;
     const memo = new RolloutMemo();
     await writeRollout(path, { blocks64k: 0, tail: tokenCountLine(54400, 0, 77) });
-    strictEqual((await readRolloutTail(path, { nowMs: NOW, memo }))?.reading.quota?.pct, 77);
+    assertStrictEquals((await readRolloutTail(path, { nowMs: NOW, memo }))?.reading.quota?.pct, 77);
     const later = await readRolloutTail(path, { nowMs: FUTURE_S * 1000 + 1, memo });
-    strictEqual(later?.memoHit, true);
-    strictEqual(later?.reading.quota, undefined);
-    strictEqual(later?.reading.contextPct, 20);
+    assertStrictEquals(later?.memoHit, true);
+    assertStrictEquals(later?.reading.quota, undefined);
+    assertStrictEquals(later?.reading.contextPct, 20);
   });
 });
 
 Deno.test("I29: a missing file reads as null", async () => {
   await withCodexHome(async (_home, dayDir) => {
-    strictEqual(await readRolloutTail(`${dayDir}/nope.jsonl`, { nowMs: NOW }), null);
+    assertStrictEquals(await readRolloutTail(`${dayDir}/nope.jsonl`, { nowMs: NOW }), null);
   });
 });
 
@@ -254,27 +259,36 @@ Deno.test("I29: findRolloutFile() globs sessions/YYYY/MM/DD and keeps the newest
     await Deno.utime(older, new Date(NOW - 60_000), new Date(NOW - 60_000));
     await Deno.utime(newer, new Date(NOW), new Date(NOW));
 
-    strictEqual(await findRolloutFile(SESSION, { codexHome }), newer);
+    assertStrictEquals(await findRolloutFile(SESSION, { codexHome }), newer);
     await Deno.utime(older, new Date(NOW + 60_000), new Date(NOW + 60_000));
-    strictEqual(await findRolloutFile(SESSION, { codexHome }), older);
-    strictEqual(await findRolloutFile(OTHER, { codexHome }), `${dayDir}/${rolloutName(OTHER)}`);
-    strictEqual(await findRolloutFile("019fa1b2-0000-0000-0000-000000000000", { codexHome }), null);
+    assertStrictEquals(await findRolloutFile(SESSION, { codexHome }), older);
+    assertStrictEquals(
+      await findRolloutFile(OTHER, { codexHome }),
+      `${dayDir}/${rolloutName(OTHER)}`,
+    );
+    assertStrictEquals(
+      await findRolloutFile("019fa1b2-0000-0000-0000-000000000000", { codexHome }),
+      null,
+    );
   });
 });
 
 Deno.test("findRolloutFile() refuses odd session ids and tolerates a missing tree", async () => {
   await withCodexHome(async (codexHome) => {
-    strictEqual(await findRolloutFile("../../etc", { codexHome }), null);
-    strictEqual(await findRolloutFile("2026", { codexHome }), null);
-    strictEqual(await findRolloutFile(SESSION, { codexHome: `${codexHome}/absent` }), null);
+    assertStrictEquals(await findRolloutFile("../../etc", { codexHome }), null);
+    assertStrictEquals(await findRolloutFile("2026", { codexHome }), null);
+    assertStrictEquals(await findRolloutFile(SESSION, { codexHome: `${codexHome}/absent` }), null);
   });
 });
 
 Deno.test("resolveCodexHome() prefers codexHome, else <home>/.codex", () => {
-  strictEqual(resolveCodexHome({ codexHome: "/opt/codex/", home: "/home/me" }), "/opt/codex");
-  strictEqual(resolveCodexHome({ home: "/home/me" }), "/home/me/.codex");
-  strictEqual(resolveCodexHome({ codexHome: "", home: "/home/me/" }), "/home/me/.codex");
-  throws(() => resolveCodexHome({}), /codexHome/);
+  assertStrictEquals(
+    resolveCodexHome({ codexHome: "/opt/codex/", home: "/home/me" }),
+    "/opt/codex",
+  );
+  assertStrictEquals(resolveCodexHome({ home: "/home/me" }), "/home/me/.codex");
+  assertStrictEquals(resolveCodexHome({ codexHome: "", home: "/home/me/" }), "/home/me/.codex");
+  assertThrows(() => resolveCodexHome({}), Error, "codexHome");
 });
 
 Deno.test("I29: readCodexTelemetry() finds the file from the session, under home/.codex", async () => {
@@ -286,17 +300,17 @@ Deno.test("I29: readCodexTelemetry() finds the file from the session, under home
     await writeRollout(path, { blocks64k: 1, tail: tokenCountLine(54400, 0) });
     const memo = new RolloutMemo();
     const got = await readCodexTelemetry(SESSION, { home, nowMs: NOW, memo });
-    strictEqual(got?.path, path);
-    strictEqual(got?.reading.contextPct, 20);
-    strictEqual(await readCodexTelemetry(OTHER, { home, nowMs: NOW, memo }), null);
+    assertStrictEquals(got?.path, path);
+    assertStrictEquals(got?.reading.contextPct, 20);
+    assertStrictEquals(await readCodexTelemetry(OTHER, { home, nowMs: NOW, memo }), null);
 
     // The located path is reused; when it vanishes, the tree is walked again.
     await Deno.remove(path);
     const moved = `${dayDir}/${rolloutName(SESSION, "19-00-00")}`;
     await writeRollout(moved, { blocks64k: 0, tail: tokenCountLine(108800, 0) });
     const again = await readCodexTelemetry(SESSION, { home, nowMs: NOW + 1000, memo });
-    strictEqual(again?.path, moved);
-    strictEqual(again?.reading.contextPct, 40);
+    assertStrictEquals(again?.path, moved);
+    assertStrictEquals(again?.reading.contextPct, 40);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -308,12 +322,21 @@ Deno.test("I29: a located path is re-checked after relocateAfterMs for a newer f
     const first = `${dayDir}/${rolloutName(SESSION)}`;
     await writeRollout(first, { blocks64k: 0, tail: tokenCountLine(54400, 0) });
     await Deno.utime(first, new Date(NOW - 10_000), new Date(NOW - 10_000));
-    strictEqual((await readCodexTelemetry(SESSION, { codexHome, nowMs: NOW, memo }))?.path, first);
+    assertStrictEquals(
+      (await readCodexTelemetry(SESSION, { codexHome, nowMs: NOW, memo }))?.path,
+      first,
+    );
 
     const second = `${dayDir}/${rolloutName(SESSION, "19-00-00")}`;
     await writeRollout(second, { blocks64k: 0, tail: tokenCountLine(108800, 0) });
     const opts = { codexHome, memo, relocateAfterMs: 5000 };
-    strictEqual((await readCodexTelemetry(SESSION, { ...opts, nowMs: NOW + 1000 }))?.path, first);
-    strictEqual((await readCodexTelemetry(SESSION, { ...opts, nowMs: NOW + 6000 }))?.path, second);
+    assertStrictEquals(
+      (await readCodexTelemetry(SESSION, { ...opts, nowMs: NOW + 1000 }))?.path,
+      first,
+    );
+    assertStrictEquals(
+      (await readCodexTelemetry(SESSION, { ...opts, nowMs: NOW + 6000 }))?.path,
+      second,
+    );
   });
 });
