@@ -9,7 +9,8 @@ import { UsageError } from "../src/core/errors.ts";
 import { parseActionManifest } from "../src/core/manifest/parse.ts";
 import { fire } from "../src/actions/broker.ts";
 import { LOCK_OPTION } from "../src/actions/lock.ts";
-import { action, brokerEnv, type Recorder, recorder, screen, setOptions } from "./harness/act.ts";
+import { action, brokerEnv, setOptions } from "./harness/act.ts";
+import { type Recorder, recorder, screen } from "./harness/recorder.ts";
 import { type FakeOpencode, fakeOpencode } from "./harness/fake_opencode.ts";
 
 const ignore = !HAS_TMUX;

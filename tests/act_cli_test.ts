@@ -6,7 +6,8 @@
 import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
 import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
 import { actBatchSchema, actResultSchema } from "../src/core/action/outcome.ts";
-import { recorder, screen, setOptions } from "./harness/act.ts";
+import { setOptions } from "./harness/act.ts";
+import { recorder, screen } from "./harness/recorder.ts";
 
 const ignore = !HAS_TMUX;
 

@@ -7,7 +7,8 @@ import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
 import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
 import { parseActionManifest, type ParsedActionManifest } from "../src/core/manifest/parse.ts";
 import { fire } from "../src/actions/broker.ts";
-import { brokerEnv, recorder, screen, setOptions } from "./harness/act.ts";
+import { brokerEnv, setOptions } from "./harness/act.ts";
+import { recorder, screen } from "./harness/recorder.ts";
 
 const ignore = !HAS_TMUX;
 

@@ -9,7 +9,8 @@ import { HAS_TMUX, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
 import { fire } from "../src/actions/broker.ts";
 import { takeVerdict, VERDICT_ACK_OPTION, VERDICT_OPTION } from "../src/actions/hook_lane.ts";
 import { holdForVerdict } from "../src/runtime/hook/reply_lane.ts";
-import { action, brokerEnv, recorder, screen, setOptions } from "./harness/act.ts";
+import { action, brokerEnv, setOptions } from "./harness/act.ts";
+import { recorder, screen } from "./harness/recorder.ts";
 import type { HookVerdict } from "../src/core/action/transport.ts";
 
 const ignore = !HAS_TMUX;

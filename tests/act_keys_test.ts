@@ -9,7 +9,8 @@ import { HAS_TMUX, withScratchTmux } from "./harness/tmux.ts";
 import { UsageError } from "../src/core/errors.ts";
 import { parseActionManifest } from "../src/core/manifest/parse.ts";
 import { fire } from "../src/actions/broker.ts";
-import { action, brokerEnv, recorder, screen, setOptions } from "./harness/act.ts";
+import { action, brokerEnv, setOptions } from "./harness/act.ts";
+import { recorder, screen } from "./harness/recorder.ts";
 
 const ignore = !HAS_TMUX;
 

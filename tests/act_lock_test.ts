@@ -13,7 +13,8 @@ import {
   parseLock,
   releaseLock,
 } from "../src/actions/lock.ts";
-import { action, brokerEnv, recorder, screen, setOptions } from "./harness/act.ts";
+import { action, brokerEnv, setOptions } from "./harness/act.ts";
+import { recorder, screen } from "./harness/recorder.ts";
 
 const ignore = !HAS_TMUX;
 

@@ -8,7 +8,8 @@ import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
 import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
 import { menuItems, promptSafePane, shQuote } from "../src/actions/menu.ts";
 import { displayMenuArgs, escapeHashes, tmuxQuote } from "../src/tmux/menu.ts";
-import { action, recorder, screen } from "./harness/act.ts";
+import { action } from "./harness/act.ts";
+import { recorder, screen } from "./harness/recorder.ts";
 
 Deno.test("A38: menu entries run tma act for the pane; confirm nests; text opens a prompt", () => {
   const items = menuItems({
