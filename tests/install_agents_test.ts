@@ -7,10 +7,8 @@
  * @module
  */
 import { assert, assertEquals, assertStringIncludes } from "./harness/assert.ts";
-import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
+import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
 import { BUNDLED_INTEGRATIONS } from "../src/assets/bundled.ts";
-
-const ignore = !HAS_TMUX;
 
 /** A realistic user file, by path relative to HOME. */
 type Seeds = Record<string, string>;
@@ -128,11 +126,10 @@ async function roundTrip(scratch: ScratchTmux, c: AgentCase): Promise<void> {
 }
 
 function test(c: AgentCase): void {
-  Deno.test({
-    name: `C76-C78, I3, R19: install-hooks ${c.agent} round-trips a real user config`,
-    ignore,
-    fn: () => withScratchTmux((scratch) => roundTrip(scratch, c)),
-  });
+  tmuxTest(
+    `C76-C78, I3, R19: install-hooks ${c.agent} round-trips a real user config`,
+    (scratch) => roundTrip(scratch, c),
+  );
 }
 
 /** Runs a shell command the way an agent runs a statusLine command. */
