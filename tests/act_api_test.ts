@@ -38,7 +38,7 @@ function opencodeTest(
 }
 
 opencodeTest(
-  "A1, A27, A28: approve at OpenCode POSTs the v1 permission reply once and is replied",
+  "fire() api lane A1, A27, A28: approve at OpenCode POSTs the v1 permission reply once and is replied",
   async ({ t, r, oc }) => {
     oc.permissions.add("per_abc");
     await setOptions(t, r.pane, {
@@ -62,7 +62,7 @@ opencodeTest(
 );
 
 opencodeTest(
-  "A2, A28: deny replies reject; a second reply at the answered request is vanished/request-gone (exit 3)",
+  "fire() api lane A2, A28: deny replies reject; a second reply at the answered request is vanished/request-gone (exit 3)",
   async ({ t, r, oc }) => {
     oc.permissions.add("per_1");
     await setOptions(t, r.pane, {
@@ -87,7 +87,7 @@ opencodeTest(
 );
 
 opencodeTest(
-  "A27: a slow server is an error at timeout_ms (exit 1), with no retry and no keystroke",
+  "fire() api lane A27: a slow server is an error at timeout_ms (exit 1), with no retry and no keystroke",
   async ({ t, r, oc }) => {
     oc.permissions.add("per_slow");
     oc.delayMs = 10_000;
@@ -125,7 +125,7 @@ opencodeTest(
 );
 
 opencodeTest(
-  "A27: a status other than 2xx or 404, or an unreachable server, is error (exit 1)",
+  "fire() api lane A27: a status other than 2xx or 404, or an unreachable server, is error (exit 1)",
   async ({ t, r, oc }) => {
     oc.permissions.add("per_1");
     oc.forceStatus = 500;
@@ -144,7 +144,7 @@ opencodeTest(
 );
 
 opencodeTest(
-  "A29: no request id, or no endpoint, refuses requires-unmet before the lock",
+  "fire() api lane A29: no request id, or no endpoint, refuses requires-unmet before the lock",
   async ({ t, r, oc }) => {
     const env = brokerEnv(t);
     let locked = false;
@@ -163,7 +163,7 @@ opencodeTest(
 );
 
 opencodeTest(
-  "G29: [api.opencode] api_base is the endpoint when the pane has none stamped",
+  "fire() api lane G29: [api.opencode] api_base is the endpoint when the pane has none stamped",
   async ({ t, r, oc }) => {
     oc.permissions.add("per_cfg");
     await setOptions(t, r.pane, { "@agent_permission_request": "per_cfg" });
@@ -175,7 +175,7 @@ opencodeTest(
 );
 
 opencodeTest(
-  "A5, A32: question_reject POSTs the question's reject; a permission op never uses a question id",
+  "fire() api lane A5, A32: question_reject POSTs the question's reject; a permission op never uses a question id",
   async ({ t, r, oc }) => {
     oc.questions.add("que_9");
     await setOptions(t, r.pane, {
@@ -209,7 +209,7 @@ const REPLY_TOML = [
 ].join("\n");
 
 opencodeTest(
-  "A33: the library fire sends answers through question-reply; without answers it is a usage error",
+  "fire() api lane A33: the library fire sends answers through question-reply; without answers it is a usage error",
   async ({ t, r, oc }) => {
     oc.questions.add("que_1");
     await setOptions(t, r.pane, {
@@ -239,7 +239,7 @@ opencodeTest(
 );
 
 tmuxTest(
-  "A33, C55: tma act refuses a question-reply action as a usage error (exit 2)",
+  "fire() api lane A33, C55: tma act refuses a question-reply action as a usage error (exit 2)",
   async (t) => {
     const dir = `${t.home}/.config/tma/actions`;
     await Deno.mkdir(dir, { recursive: true });

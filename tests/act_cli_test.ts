@@ -16,34 +16,37 @@ async function agentPane(t: ScratchTmux, agent: string, fixture: string) {
   return r;
 }
 
-tmuxTest("C43, C52, P65: act --json prints exactly the schema-1 result object", async (t) => {
-  const r = await agentPane(t, "claude", "claude_blocked_bash_w80");
-  const { value: out, bytes } = await r.recordDuring(() =>
-    runTma(t, ["act", "approve", "--pane", r.pane, "--json"])
-  );
-  assertEquals(out.code, 0, out.stderr);
-  const doc = JSON.parse(out.stdout);
-  assertEquals(Object.keys(doc), [
-    "schema",
-    "action",
-    "pane",
-    "outcome",
-    "exit_code",
-    "reason",
-  ]);
-  assertEquals(actResultSchema.parse(doc), {
-    schema: 1,
-    action: "approve",
-    pane: r.pane,
-    outcome: "sent",
-    exit_code: 0,
-    reason: null,
-  });
-  assertEquals(bytes, "1");
-});
+tmuxTest(
+  "tma act C43, C52, P65: act --json prints exactly the schema-1 result object",
+  async (t) => {
+    const r = await agentPane(t, "claude", "claude_blocked_bash_w80");
+    const { value: out, bytes } = await r.recordDuring(() =>
+      runTma(t, ["act", "approve", "--pane", r.pane, "--json"])
+    );
+    assertEquals(out.code, 0, out.stderr);
+    const doc = JSON.parse(out.stdout);
+    assertEquals(Object.keys(doc), [
+      "schema",
+      "action",
+      "pane",
+      "outcome",
+      "exit_code",
+      "reason",
+    ]);
+    assertEquals(actResultSchema.parse(doc), {
+      schema: 1,
+      action: "approve",
+      pane: r.pane,
+      outcome: "sent",
+      exit_code: 0,
+      reason: null,
+    });
+    assertEquals(bytes, "1");
+  },
+);
 
 tmuxTest(
-  "C55: a refusal exits 4 with its reason on stderr; text output says what was sent",
+  "tma act C55: a refusal exits 4 with its reason on stderr; text output says what was sent",
   async (t) => {
     const r = await agentPane(t, "claude", "claude_idle_fresh_w120");
     const refused = await runTma(t, ["act", "approve", "--pane", r.pane]);
@@ -57,7 +60,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "C44: --pane with selector flags is exit 2; the default target is $TMUX_PANE",
+  "tma act C44: --pane with selector flags is exit 2; the default target is $TMUX_PANE",
   async (t) => {
     const r = await agentPane(t, "claude", "claude_blocked_bash_w80");
     const both = await runTma(t, ["act", "approve", "--pane", r.pane, "--agent", "claude"]);
@@ -75,7 +78,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "C45: a selector must match one pane: none is exit 3, several exit 1 naming them",
+  "tma act C45: a selector must match one pane: none is exit 3, several exit 1 naming them",
   async (t) => {
     const a = await agentPane(t, "claude", "claude_blocked_bash_w80");
     const b = await agentPane(t, "claude", "claude_idle_fresh_w120");
@@ -94,7 +97,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "C46, P68: --all fires at each match in order, one refusal does not stop the rest, worst exit wins",
+  "tma act C46, P68: --all fires at each match in order, one refusal does not stop the rest, worst exit wins",
   async (t) => {
     const blocked = await agentPane(t, "claude", "claude_blocked_bash_w80");
     const idle = await agentPane(t, "claude", "claude_idle_fresh_w120");
@@ -135,7 +138,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "C47, A36: --dry-run shows the verdict, context ages and the keys, and sends nothing",
+  "tma act C47, A36: --dry-run shows the verdict, context ages and the keys, and sends nothing",
   async (t) => {
     const r = await agentPane(t, "claude", "claude_idle_fresh_w120");
     await setOptions(t, r.pane, {
@@ -171,51 +174,54 @@ tmuxTest(
   },
 );
 
-tmuxTest("C53, P69, A37: --list, and --list --pane with fireability and reasons", async (t) => {
-  const all = await runTma(t, ["act", "--list", "--json"]);
-  assertEquals(all.code, 0, all.stderr);
-  const doc = JSON.parse(all.stdout);
-  const approve = doc.actions.find((a: { name: string }) => a.name === "approve");
-  assertEquals(approve, {
-    name: "approve",
-    label: "Approve",
-    kind: "keys",
-    text: false,
-    agents: ["claude", "codex", "cursor", "opencode"],
-    when: {
-      state: ["blocked"],
-      detail: ["permission"],
-      context_pct_min: null,
-      context_pct_max: null,
-    },
-  });
-  assertEquals(
-    doc.actions.map((a: { name: string }) => a.name),
-    ["approve", "compact", "deny", "interrupt", "question_reject", "steer", "steer_now"],
-  );
-  const r = await agentPane(t, "claude", "claude_blocked_bash_w80");
-  const listed = JSON.parse(
-    (await runTma(t, ["act", "--list", "--json", "--pane", r.pane])).stdout,
-  );
-  const verdicts = Object.fromEntries(
-    listed.actions.map((a: { name: string; fireable: boolean; reason: string | null }) => [
-      a.name,
-      [a.fireable, a.reason],
-    ]),
-  );
-  assertEquals(verdicts, {
-    approve: [true, null],
-    compact: [false, "gated"],
-    deny: [true, null],
-    interrupt: [false, "gated"],
-    question_reject: [false, "wrong-agent"],
-    steer: [false, "gated"],
-    steer_now: [false, "gated"],
-  });
-});
+tmuxTest(
+  "tma act C53, P69, A37: --list, and --list --pane with fireability and reasons",
+  async (t) => {
+    const all = await runTma(t, ["act", "--list", "--json"]);
+    assertEquals(all.code, 0, all.stderr);
+    const doc = JSON.parse(all.stdout);
+    const approve = doc.actions.find((a: { name: string }) => a.name === "approve");
+    assertEquals(approve, {
+      name: "approve",
+      label: "Approve",
+      kind: "keys",
+      text: false,
+      agents: ["claude", "codex", "cursor", "opencode"],
+      when: {
+        state: ["blocked"],
+        detail: ["permission"],
+        context_pct_min: null,
+        context_pct_max: null,
+      },
+    });
+    assertEquals(
+      doc.actions.map((a: { name: string }) => a.name),
+      ["approve", "compact", "deny", "interrupt", "question_reject", "steer", "steer_now"],
+    );
+    const r = await agentPane(t, "claude", "claude_blocked_bash_w80");
+    const listed = JSON.parse(
+      (await runTma(t, ["act", "--list", "--json", "--pane", r.pane])).stdout,
+    );
+    const verdicts = Object.fromEntries(
+      listed.actions.map((a: { name: string; fireable: boolean; reason: string | null }) => [
+        a.name,
+        [a.fireable, a.reason],
+      ]),
+    );
+    assertEquals(verdicts, {
+      approve: [true, null],
+      compact: [false, "gated"],
+      deny: [true, null],
+      interrupt: [false, "gated"],
+      question_reject: [false, "wrong-agent"],
+      steer: [false, "gated"],
+      steer_now: [false, "gated"],
+    });
+  },
+);
 
 tmuxTest(
-  "R7, C51, M37: a confirm action refuses a non-terminal caller without --yes; --yes fires it",
+  "tma act R7, C51, M37: a confirm action refuses a non-terminal caller without --yes; --yes fires it",
   async (t) => {
     const dir = `${t.home}/.config/tma/actions`;
     await Deno.mkdir(dir, { recursive: true });
@@ -247,7 +253,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "X. Beyond: every fired action appends one audit line; --log prints them; no screen text",
+  "tma act X. Beyond: every fired action appends one audit line; --log prints them; no screen text",
   async (t) => {
     const r = await agentPane(t, "claude", "claude_blocked_bash_w80");
     await runTma(t, ["act", "steer", "--pane", r.pane, "--text", "secret message"]);

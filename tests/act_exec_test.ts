@@ -55,7 +55,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 tmuxTest(
-  "R4, A22: a hostile title and hostile args reach the command only as env values",
+  "fire() exec R4, A22: a hostile title and hostile args reach the command only as env values",
   async (t) => {
     const d = t.dir;
     // A title is one line (tmux refuses control characters in it); the
@@ -114,7 +114,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "A22, C48: without --arg, TMA_ARG* are unset even when tma's own env has them",
+  "fire() exec A22, C48: without --arg, TMA_ARG* are unset even when tma's own env has them",
   async (t) => {
     const r = await idleClaude(t);
     await userAction(t, "probe", [
@@ -136,7 +136,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "A21, C55: the child's exit code passes through; --json keeps stdout for the result",
+  "fire() exec A21, C55: the child's exit code passes through; --json keeps stdout for the result",
   async (t) => {
     const r = await idleClaude(t);
     await userAction(t, "fail7", ["command = 'echo from-child; exit 7'"]);
@@ -173,58 +173,64 @@ async function gone(pid: number): Promise<boolean> {
   }
 }
 
-tmuxTest("A21: a timeout kills the whole process group: outcome timeout, exit 124", async (t) => {
-  const r = await idleClaude(t);
-  const bg = `${t.dir}/bg`;
-  const action = execAction("slow", [
-    "timeout_ms = 300",
-    `command = "sleep 600 & echo $! > '${bg}'; sleep 600"`,
-  ]);
-  const report = await fire(brokerEnv(t), { action, pane: r.pane });
-  assertEquals([report.result.outcome, report.result.exit_code, report.result.reason], [
-    "timeout",
-    124,
-    null,
-  ]);
-  const pid = Number((await Deno.readTextFile(bg)).trim());
-  assert(pid > 0);
-  await t.waitFor(() => gone(pid));
-  assertEquals(await t.option(r.pane, "@agent_action"), "", "released after the timeout");
-});
-
-tmuxTest("M35, M36, M34: exec agents, requires and when gate before anything runs", async (t) => {
-  const r = await idleClaude(t);
-  const ran = `${t.dir}/ran`;
-  const touch = `command = "touch '${ran}'"`;
-  const env = brokerEnv(t);
-  const codexOnly = execAction("x1", ['agents = ["codex"]', touch]);
-  assertEquals(
-    (await fire(env, { action: codexOnly, pane: r.pane })).result.reason,
-    "wrong-agent",
-  );
-  const needsSession = execAction("x2", ['requires = ["session"]', touch]);
-  assertEquals(
-    (await fire(env, { action: needsSession, pane: r.pane })).result.reason,
-    "requires-unmet",
-  );
-  // Top-level keys come before the [when] table.
-  const gated = execAction("x3", [touch, "[when]", 'state = ["working"]']);
-  assertEquals((await fire(env, { action: gated, pane: r.pane })).result.reason, "gated");
-  assertEquals(await exists(ran), false, "nothing ran");
-  await setOptions(t, r.pane, { "@agent_session": "sess-42" });
-  const sessionEcho = execAction("x4", [
-    'requires = ["session"]',
-    `command = "printf '%s' \\"$TMA_SESSION_ID\\" > '${ran}'"`,
-  ]);
-  assertEquals(
-    (await fire(env, { action: sessionEcho, pane: r.pane })).result.outcome,
-    "exited",
-  );
-  assertEquals(await Deno.readTextFile(ran), "sess-42");
-});
+tmuxTest(
+  "fire() exec A21: a timeout kills the whole process group: outcome timeout, exit 124",
+  async (t) => {
+    const r = await idleClaude(t);
+    const bg = `${t.dir}/bg`;
+    const action = execAction("slow", [
+      "timeout_ms = 300",
+      `command = "sleep 600 & echo $! > '${bg}'; sleep 600"`,
+    ]);
+    const report = await fire(brokerEnv(t), { action, pane: r.pane });
+    assertEquals([report.result.outcome, report.result.exit_code, report.result.reason], [
+      "timeout",
+      124,
+      null,
+    ]);
+    const pid = Number((await Deno.readTextFile(bg)).trim());
+    assert(pid > 0);
+    await t.waitFor(() => gone(pid));
+    assertEquals(await t.option(r.pane, "@agent_action"), "", "released after the timeout");
+  },
+);
 
 tmuxTest(
-  "A23: a detach action is refused as an error by this build (no supervisor), before anything runs",
+  "fire() exec M35, M36, M34: exec agents, requires and when gate before anything runs",
+  async (t) => {
+    const r = await idleClaude(t);
+    const ran = `${t.dir}/ran`;
+    const touch = `command = "touch '${ran}'"`;
+    const env = brokerEnv(t);
+    const codexOnly = execAction("x1", ['agents = ["codex"]', touch]);
+    assertEquals(
+      (await fire(env, { action: codexOnly, pane: r.pane })).result.reason,
+      "wrong-agent",
+    );
+    const needsSession = execAction("x2", ['requires = ["session"]', touch]);
+    assertEquals(
+      (await fire(env, { action: needsSession, pane: r.pane })).result.reason,
+      "requires-unmet",
+    );
+    // Top-level keys come before the [when] table.
+    const gated = execAction("x3", [touch, "[when]", 'state = ["working"]']);
+    assertEquals((await fire(env, { action: gated, pane: r.pane })).result.reason, "gated");
+    assertEquals(await exists(ran), false, "nothing ran");
+    await setOptions(t, r.pane, { "@agent_session": "sess-42" });
+    const sessionEcho = execAction("x4", [
+      'requires = ["session"]',
+      `command = "printf '%s' \\"$TMA_SESSION_ID\\" > '${ran}'"`,
+    ]);
+    assertEquals(
+      (await fire(env, { action: sessionEcho, pane: r.pane })).result.outcome,
+      "exited",
+    );
+    assertEquals(await Deno.readTextFile(ran), "sess-42");
+  },
+);
+
+tmuxTest(
+  "fire() exec A23: a detach action is refused as an error by this build (no supervisor), before anything runs",
   async (t) => {
     const r = await idleClaude(t);
     const ran = `${t.dir}/ran`;

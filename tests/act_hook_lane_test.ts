@@ -39,7 +39,7 @@ async function blockedClaude(t: ScratchTmux, id: string) {
 
 for (const [name, verdict] of [["approve", "allow"], ["deny", "deny"]] as const) {
   tmuxTest(
-    `A26: ${name} at a Claude pane with a holding hook is replied over the lane, no keys`,
+    `fire() hook lane A26: ${name} at a Claude pane with a holding hook is replied over the lane, no keys`,
     async (t) => {
       const r = await blockedClaude(t, "tma_req1");
       const hook = holdingHook(t, r.pane, "tma_req1");
@@ -64,7 +64,7 @@ for (const [name, verdict] of [["approve", "allow"], ["deny", "deny"]] as const)
 }
 
 tmuxTest(
-  "A26: with no hook to take the verdict, it is withdrawn and the keys arm answers once",
+  "fire() hook lane A26: with no hook to take the verdict, it is withdrawn and the keys arm answers once",
   async (t) => {
     const r = await blockedClaude(t, "tma_orphan");
     const { value, bytes } = await r.recordDuring(() =>
@@ -78,7 +78,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "A26: a hook that wakes after the withdrawal cannot take the verdict; the prompt is answered once",
+  "fire() hook lane A26: a hook that wakes after the withdrawal cannot take the verdict; the prompt is answered once",
   async (t) => {
     const r = await blockedClaude(t, "tma_late");
     let lateTake: boolean | null = null;
@@ -101,13 +101,16 @@ tmuxTest(
   },
 );
 
-tmuxTest("A26: a Claude pane without a request id takes the keys path directly", async (t) => {
-  const s = screen("claude_blocked_bash_w80");
-  const r = await recorder(t, "claude", { height: s.height });
-  await r.draw(s);
-  const { value, bytes } = await r.recordDuring(() =>
-    fire(brokerEnv(t), { action: action("deny"), pane: r.pane })
-  );
-  assertEquals([value.result.outcome, value.transport, bytes], ["sent", "keys", "\x1b"]);
-  assertEquals(await t.option(r.pane, VERDICT_OPTION), "", "no offer was made");
-});
+tmuxTest(
+  "fire() hook lane A26: a Claude pane without a request id takes the keys path directly",
+  async (t) => {
+    const s = screen("claude_blocked_bash_w80");
+    const r = await recorder(t, "claude", { height: s.height });
+    await r.draw(s);
+    const { value, bytes } = await r.recordDuring(() =>
+      fire(brokerEnv(t), { action: action("deny"), pane: r.pane })
+    );
+    assertEquals([value.result.outcome, value.transport, bytes], ["sent", "keys", "\x1b"]);
+    assertEquals(await t.option(r.pane, VERDICT_OPTION), "", "no offer was made");
+  },
+);

@@ -133,7 +133,7 @@ const CASES: {
 ];
 
 for (const c of CASES) {
-  tmuxTest(`${c.name} (exactly, and nothing else)`, async (t) => {
+  tmuxTest(`fire() keys ${c.name} (exactly, and nothing else)`, async (t) => {
     const { report, bytes, lock } = await fireAt(t, {
       agent: c.agent,
       fixture: c.fixture,
@@ -154,47 +154,56 @@ for (const c of CASES) {
   });
 }
 
-tmuxTest("A1, M34: approve at an idle pane is refused gated and sends nothing", async (t) => {
-  const { report, bytes } = await fireAt(t, {
-    agent: "claude",
-    fixture: "claude_idle_fresh_w120",
-    action: "approve",
-  });
-  assertEquals(report.result.outcome, "refused");
-  assertEquals(report.result.reason, "gated");
-  assertEquals(report.result.exit_code, 4);
-  assertEquals(bytes, "");
-});
-
-tmuxTest("A17: --force skips when: approve at an idle pane sends its key", async (t) => {
-  const { report, bytes } = await fireAt(t, {
-    agent: "claude",
-    fixture: "claude_idle_fresh_w120",
-    action: "approve",
-    force: true,
-  });
-  assertEquals(report.result.outcome, "sent");
-  assertEquals(bytes, "1");
-});
-
-tmuxTest("A4, A34: compact below its context bound, or with no reading, is gated", async (t) => {
-  const low = await fireAt(t, {
-    agent: "claude",
-    fixture: "claude_idle_fresh_w120",
-    action: "compact",
-    optionsBefore: { "@agent_context_pct": "40" },
-  });
-  assertEquals([low.report.result.reason, low.bytes], ["gated", ""]);
-  const none = await fireAt(t, {
-    agent: "claude",
-    fixture: "claude_idle_fresh_w120",
-    action: "compact",
-  });
-  assertEquals([none.report.result.reason, none.bytes], ["gated", ""]);
-});
+tmuxTest(
+  "fire() keys A1, M34: approve at an idle pane is refused gated and sends nothing",
+  async (t) => {
+    const { report, bytes } = await fireAt(t, {
+      agent: "claude",
+      fixture: "claude_idle_fresh_w120",
+      action: "approve",
+    });
+    assertEquals(report.result.outcome, "refused");
+    assertEquals(report.result.reason, "gated");
+    assertEquals(report.result.exit_code, 4);
+    assertEquals(bytes, "");
+  },
+);
 
 tmuxTest(
-  "A34: a context gate at an agent without [telemetry.context] is no-coverage",
+  "fire() keys A17: --force skips when: approve at an idle pane sends its key",
+  async (t) => {
+    const { report, bytes } = await fireAt(t, {
+      agent: "claude",
+      fixture: "claude_idle_fresh_w120",
+      action: "approve",
+      force: true,
+    });
+    assertEquals(report.result.outcome, "sent");
+    assertEquals(bytes, "1");
+  },
+);
+
+tmuxTest(
+  "fire() keys A4, A34: compact below its context bound, or with no reading, is gated",
+  async (t) => {
+    const low = await fireAt(t, {
+      agent: "claude",
+      fixture: "claude_idle_fresh_w120",
+      action: "compact",
+      optionsBefore: { "@agent_context_pct": "40" },
+    });
+    assertEquals([low.report.result.reason, low.bytes], ["gated", ""]);
+    const none = await fireAt(t, {
+      agent: "claude",
+      fixture: "claude_idle_fresh_w120",
+      action: "compact",
+    });
+    assertEquals([none.report.result.reason, none.bytes], ["gated", ""]);
+  },
+);
+
+tmuxTest(
+  "fire() keys A34: a context gate at an agent without [telemetry.context] is no-coverage",
   async (t) => {
     const s = screen("opencode_idle_numbered_list_w80");
     const r = await recorder(t, "opencode", { height: s.height });
@@ -222,19 +231,22 @@ tmuxTest(
   },
 );
 
-tmuxTest("A11: an action that does not cover the pane's agent is wrong-agent", async (t) => {
-  // compact has no Codex cell.
-  const { report, bytes } = await fireAt(t, {
-    agent: "codex",
-    fixture: "codex_idle_after_turn_w120",
-    action: "compact",
-    optionsBefore: { "@agent_context_pct": "90" },
-  });
-  assertEquals([report.result.reason, report.result.exit_code, bytes], ["wrong-agent", 4, ""]);
-});
+tmuxTest(
+  "fire() keys A11: an action that does not cover the pane's agent is wrong-agent",
+  async (t) => {
+    // compact has no Codex cell.
+    const { report, bytes } = await fireAt(t, {
+      agent: "codex",
+      fixture: "codex_idle_after_turn_w120",
+      action: "compact",
+      optionsBefore: { "@agent_context_pct": "90" },
+    });
+    assertEquals([report.result.reason, report.result.exit_code, bytes], ["wrong-agent", 4, ""]);
+  },
+);
 
 tmuxTest(
-  "A11: a pane with no agent is wrong-agent; a missing pane is vanished (exit 3, null reason)",
+  "fire() keys A11: a pane with no agent is wrong-agent; a missing pane is vanished (exit 3, null reason)",
   async (t) => {
     const shell = await t.newWindow(["sh", "-c", "exec sleep 600"]);
     const env = brokerEnv(t);
@@ -253,7 +265,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "A12: a stale blocked stamp is re-detected; the screen says idle, so nothing is sent",
+  "fire() keys A12: a stale blocked stamp is re-detected; the screen says idle, so nothing is sent",
   async (t) => {
     const s = screen("claude_idle_fresh_w120");
     const r = await recorder(t, "claude", { height: s.height });
@@ -280,7 +292,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "R5: a pane whose stamp left blocked between the gate and the send receives nothing",
+  "fire() keys R5: a pane whose stamp left blocked between the gate and the send receives nothing",
   async (t) => {
     const s = screen("claude_blocked_bash_w80");
     const r = await recorder(t, "claude", { height: s.height });
@@ -310,7 +322,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "R5: a screen that left blocked under a still-blocked stamp is caught before the send",
+  "fire() keys R5: a screen that left blocked under a still-blocked stamp is caught before the send",
   async (t) => {
     const blocked = screen("claude_blocked_bash_w80");
     const r = await recorder(t, "claude", { height: blocked.height });
@@ -330,7 +342,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "X. Beyond: a replaced prompt is refused prompt-changed (exit 4) and sends nothing",
+  "fire() keys X. Beyond: a replaced prompt is refused prompt-changed (exit 4) and sends nothing",
   async (t) => {
     const first = screen("claude_blocked_bash_w80");
     const r = await recorder(t, "claude", { height: 40 });
@@ -356,18 +368,21 @@ tmuxTest(
   },
 );
 
-tmuxTest("X. Beyond: an unchanged prompt keeps its fingerprint through the send", async (t) => {
-  const { report } = await fireAt(t, {
-    agent: "claude",
-    fixture: "claude_blocked_bash_w80",
-    action: "deny",
-  });
-  assertEquals(report.result.outcome, "sent");
-  assert(/^[0-9a-f]{16}$/.test(report.fingerprint ?? ""), String(report.fingerprint));
-});
+tmuxTest(
+  "fire() keys X. Beyond: an unchanged prompt keeps its fingerprint through the send",
+  async (t) => {
+    const { report } = await fireAt(t, {
+      agent: "claude",
+      fixture: "claude_blocked_bash_w80",
+      action: "deny",
+    });
+    assertEquals(report.result.outcome, "sent");
+    assert(/^[0-9a-f]{16}$/.test(report.fingerprint ?? ""), String(report.fingerprint));
+  },
+);
 
 tmuxTest(
-  "C48, C49: --arg on a keys action and a missing or stray --text are usage errors",
+  "fire() keys C48, C49: --arg on a keys action and a missing or stray --text are usage errors",
   async (t) => {
     const env = brokerEnv(t);
     await assertRejects(
@@ -386,12 +401,15 @@ tmuxTest(
   },
 );
 
-tmuxTest("C55: no tmux server at all is an error (exit 1), not a vanished pane", async (t) => {
-  const env = {
-    ...brokerEnv(t),
-    server: { bin: "tmux", socketName: `tma-test-absent-${crypto.randomUUID().slice(0, 8)}` },
-  };
-  const report = await fire(env, { action: action("interrupt"), pane: "%1" });
-  assertEquals([report.result.outcome, report.result.exit_code], ["error", 1]);
-  assert((report.message ?? "").includes("no tmux server"), report.message ?? "");
-});
+tmuxTest(
+  "fire() keys C55: no tmux server at all is an error (exit 1), not a vanished pane",
+  async (t) => {
+    const env = {
+      ...brokerEnv(t),
+      server: { bin: "tmux", socketName: `tma-test-absent-${crypto.randomUUID().slice(0, 8)}` },
+    };
+    const report = await fire(env, { action: action("interrupt"), pane: "%1" });
+    assertEquals([report.result.outcome, report.result.exit_code], ["error", 1]);
+    assert((report.message ?? "").includes("no tmux server"), report.message ?? "");
+  },
+);

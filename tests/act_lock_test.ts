@@ -24,7 +24,7 @@ async function deadPid(): Promise<number> {
 }
 
 tmuxTest(
-  "A13, A14, A16: acquire writes <expiry>:<nonce>:<pid>:<name>; a second acquire loses; release clears",
+  "fire() lock A13, A14, A16: acquire writes <expiry>:<nonce>:<pid>:<name>; a second acquire loses; release clears",
   async (t) => {
     const pane = (await t.tmux("display", "-p", "-t", "main", "#{pane_id}")).trim();
     const now = Date.now();
@@ -53,26 +53,29 @@ tmuxTest(
   },
 );
 
-tmuxTest("A16: a slow former holder's release cannot wipe a new holder's lock", async (t) => {
-  const pane = (await t.tmux("display", "-p", "-t", "main", "#{pane_id}")).trim();
-  const old = await acquireLock(t.server, { pane, name: "a", timeoutMs: 1, nowMs: Date.now() });
-  assert(old.held);
-  // The old lock expired and its holder "died"; a new broker reclaims it.
-  const later = Date.now() + 60_000;
-  const fresh = await acquireLock(t.server, {
-    pane,
-    name: "b",
-    timeoutMs: 30_000,
-    nowMs: later,
-    isAlive: () => false,
-  });
-  assert(fresh.held);
-  assertEquals(await releaseLock(t.server, old), false);
-  assertEquals(await t.option(pane, LOCK_OPTION), fresh.raw);
-});
+tmuxTest(
+  "fire() lock A16: a slow former holder's release cannot wipe a new holder's lock",
+  async (t) => {
+    const pane = (await t.tmux("display", "-p", "-t", "main", "#{pane_id}")).trim();
+    const old = await acquireLock(t.server, { pane, name: "a", timeoutMs: 1, nowMs: Date.now() });
+    assert(old.held);
+    // The old lock expired and its holder "died"; a new broker reclaims it.
+    const later = Date.now() + 60_000;
+    const fresh = await acquireLock(t.server, {
+      pane,
+      name: "b",
+      timeoutMs: 30_000,
+      nowMs: later,
+      isAlive: () => false,
+    });
+    assert(fresh.held);
+    assertEquals(await releaseLock(t.server, old), false);
+    assertEquals(await t.option(pane, LOCK_OPTION), fresh.raw);
+  },
+);
 
 tmuxTest(
-  "A14, A15: expired and dead is reclaimed; expired but alive, or unexpired, is refused; corrupt is reclaimed",
+  "fire() lock A14, A15: expired and dead is reclaimed; expired but alive, or unexpired, is refused; corrupt is reclaimed",
   async (t) => {
     const pane = (await t.tmux("display", "-p", "-t", "main", "#{pane_id}")).trim();
     const now = Date.now();
@@ -105,26 +108,29 @@ tmuxTest(
   },
 );
 
-tmuxTest("A15: a lock left by a killed tma is reclaimed and the action fires", async (t) => {
-  const s = screen("claude_blocked_bash_w80");
-  const r = await recorder(t, "claude", { height: s.height });
-  await r.draw(s);
-  // A broker killed mid-action: its lock stays until expiry; its pid is gone.
-  const victim = new Deno.Command("sleep", { args: ["600"] }).spawn();
-  victim.kill("SIGKILL");
-  await victim.status;
-  await setOptions(t, r.pane, {
-    [LOCK_OPTION]: `${Date.now() - 1}:0123456789abcdef0123456789abcdef:${victim.pid}:approve`,
-  });
-  const { value, bytes } = await r.recordDuring(() =>
-    fire(brokerEnv(t), { action: action("approve"), pane: r.pane })
-  );
-  assertEquals([value.result.outcome, bytes], ["sent", "1"]);
-  assertEquals(await t.option(r.pane, LOCK_OPTION), "");
-});
+tmuxTest(
+  "fire() lock A15: a lock left by a killed tma is reclaimed and the action fires",
+  async (t) => {
+    const s = screen("claude_blocked_bash_w80");
+    const r = await recorder(t, "claude", { height: s.height });
+    await r.draw(s);
+    // A broker killed mid-action: its lock stays until expiry; its pid is gone.
+    const victim = new Deno.Command("sleep", { args: ["600"] }).spawn();
+    victim.kill("SIGKILL");
+    await victim.status;
+    await setOptions(t, r.pane, {
+      [LOCK_OPTION]: `${Date.now() - 1}:0123456789abcdef0123456789abcdef:${victim.pid}:approve`,
+    });
+    const { value, bytes } = await r.recordDuring(() =>
+      fire(brokerEnv(t), { action: action("approve"), pane: r.pane })
+    );
+    assertEquals([value.result.outcome, bytes], ["sent", "1"]);
+    assertEquals(await t.option(r.pane, LOCK_OPTION), "");
+  },
+);
 
 tmuxTest(
-  "C55, R5: two concurrent tma act at one pane give one sent and one locked (exit 5)",
+  "fire() lock C55, R5: two concurrent tma act at one pane give one sent and one locked (exit 5)",
   async (t) => {
     const s = screen("claude_blocked_bash_w80");
     const r = await recorder(t, "claude", { height: s.height });

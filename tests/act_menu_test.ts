@@ -11,7 +11,7 @@ import { displayMenuArgs, escapeHashes, tmuxQuote } from "../src/tmux/menu.ts";
 import { action } from "./harness/act.ts";
 import { recorder, screen } from "./harness/recorder.ts";
 
-Deno.test("A38: menu entries run tma act for the pane; confirm nests; text opens a prompt", () => {
+Deno.test("tma act --menu A38: menu entries run tma act for the pane; confirm nests; text opens a prompt", () => {
   const items = menuItems({
     tma: ["/opt/tma", "--socket-path", "/tmp/s"],
     pane: "%12",
@@ -34,7 +34,7 @@ Deno.test("A38: menu entries run tma act for the pane; confirm nests; text opens
   assert(items[2].command.includes("--yes"));
 });
 
-Deno.test("A38: display-menu escapes # for tmux's format pass; quoting helpers", () => {
+Deno.test("tma act --menu A38: display-menu escapes # for tmux's format pass; quoting helpers", () => {
   const args = displayMenuArgs({
     pane: "%1",
     client: "/dev/pts/3",
@@ -104,7 +104,7 @@ async function withClient(
 }
 
 tmuxTest(
-  "A38, C54: tma act --menu opens a menu; its first entry approves the blocked pane",
+  "tma act --menu A38, C54: tma act --menu opens a menu; its first entry approves the blocked pane",
   async (t) => {
     const s = screen("claude_blocked_bash_w80");
     const r = await recorder(t, "claude", { height: s.height });
@@ -125,70 +125,78 @@ tmuxTest(
   { ignore: !HAS_SCRIPT },
 );
 
-tmuxTest("A38, C54, R4: a text entry prompts for the message and types it literally", async (t) => {
-  const s = screen("claude_idle_fresh_w120");
-  const r = await recorder(t, "claude", { height: s.height });
-  await r.draw(s);
-  const message = `it's "q" $(touch ${t.dir}/pwn) \`id\` #{pane_id} ; \\ ~ x;`;
-  await withClient(t, async (client) => {
-    const { bytes } = await r.recordDuring(async () => {
-      const opened = client.waitDrawn("Steer");
-      const out = await runTma(t, ["act", "--menu", "--pane", r.pane]);
-      assertEquals(out.code, 0, out.stderr);
-      await opened;
-      // Only steer is fireable at an idle pane without a context reading.
-      const prompted = client.waitDrawn(`(${r.pane}):`);
-      await client.type("1");
-      await prompted;
-      await client.type(`${message}\r`);
-      await t.waitFor(async () => (await r.received()).endsWith("\r"));
+tmuxTest(
+  "tma act --menu A38, C54, R4: a text entry prompts for the message and types it literally",
+  async (t) => {
+    const s = screen("claude_idle_fresh_w120");
+    const r = await recorder(t, "claude", { height: s.height });
+    await r.draw(s);
+    const message = `it's "q" $(touch ${t.dir}/pwn) \`id\` #{pane_id} ; \\ ~ x;`;
+    await withClient(t, async (client) => {
+      const { bytes } = await r.recordDuring(async () => {
+        const opened = client.waitDrawn("Steer");
+        const out = await runTma(t, ["act", "--menu", "--pane", r.pane]);
+        assertEquals(out.code, 0, out.stderr);
+        await opened;
+        // Only steer is fireable at an idle pane without a context reading.
+        const prompted = client.waitDrawn(`(${r.pane}):`);
+        await client.type("1");
+        await prompted;
+        await client.type(`${message}\r`);
+        await t.waitFor(async () => (await r.received()).endsWith("\r"));
+      });
+      assertEquals(bytes, `${message}\r`);
     });
-    assertEquals(bytes, `${message}\r`);
-  });
-  for await (const entry of Deno.readDir(t.dir)) assert(entry.name !== "pwn", "nothing ran");
-  assertEquals(
-    (await t.tmux("show-options", "-gqv", `@tma_prompt_${r.pane.slice(1)}`)).trim(),
-    "",
-    "prompt option cleared",
-  );
-}, { ignore: !HAS_SCRIPT });
+    for await (const entry of Deno.readDir(t.dir)) assert(entry.name !== "pwn", "nothing ran");
+    assertEquals(
+      (await t.tmux("show-options", "-gqv", `@tma_prompt_${r.pane.slice(1)}`)).trim(),
+      "",
+      "prompt option cleared",
+    );
+  },
+  { ignore: !HAS_SCRIPT },
+);
 
-tmuxTest("A38, M37: a confirm action's entry opens a nested confirm menu", async (t) => {
-  const dir = `${t.home}/.config/tma/actions`;
-  await Deno.mkdir(dir, { recursive: true });
-  await Deno.writeTextFile(
-    `${dir}/approve.toml`,
-    [
-      'min_engine_version = "0.1.0"',
-      'name = "approve"',
-      'label = "Approve"',
-      'kind = "keys"',
-      "confirm = true",
-      "[when]",
-      'state = ["blocked"]',
-      "[keys]",
-      'claude = ["1"]',
-    ].join("\n"),
-  );
-  const s = screen("claude_blocked_bash_w80");
-  const r = await recorder(t, "claude", { height: s.height });
-  await r.draw(s);
-  await withClient(t, async (client) => {
-    const { bytes } = await r.recordDuring(async () => {
-      const opened = client.waitDrawn("Approve");
-      await runTma(t, ["act", "--menu", "--pane", r.pane]);
-      await opened;
-      const confirm = client.waitDrawn(`${r.pane}?`);
-      await client.type("1");
-      await confirm;
-      await client.type("y");
-      await t.waitFor(async () => (await r.received()).endsWith("1"));
+tmuxTest(
+  "tma act --menu A38, M37: a confirm action's entry opens a nested confirm menu",
+  async (t) => {
+    const dir = `${t.home}/.config/tma/actions`;
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(
+      `${dir}/approve.toml`,
+      [
+        'min_engine_version = "0.1.0"',
+        'name = "approve"',
+        'label = "Approve"',
+        'kind = "keys"',
+        "confirm = true",
+        "[when]",
+        'state = ["blocked"]',
+        "[keys]",
+        'claude = ["1"]',
+      ].join("\n"),
+    );
+    const s = screen("claude_blocked_bash_w80");
+    const r = await recorder(t, "claude", { height: s.height });
+    await r.draw(s);
+    await withClient(t, async (client) => {
+      const { bytes } = await r.recordDuring(async () => {
+        const opened = client.waitDrawn("Approve");
+        await runTma(t, ["act", "--menu", "--pane", r.pane]);
+        await opened;
+        const confirm = client.waitDrawn(`${r.pane}?`);
+        await client.type("1");
+        await confirm;
+        await client.type("y");
+        await t.waitFor(async () => (await r.received()).endsWith("1"));
+      });
+      assertEquals(bytes, "1");
     });
-    assertEquals(bytes, "1");
-  });
-}, { ignore: !HAS_SCRIPT });
+  },
+  { ignore: !HAS_SCRIPT },
+);
 
-tmuxTest("C54: nothing fireable means no menu opens", async (t) => {
+tmuxTest("tma act --menu C54: nothing fireable means no menu opens", async (t) => {
   const shell = await t.newWindow(["sh", "-c", "exec sleep 600"]);
   const out = await runTma(t, ["act", "--menu", "--pane", shell]);
   assertEquals(out.code, 0);

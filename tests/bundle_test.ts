@@ -33,7 +33,7 @@ async function runBundle(
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
 
-Deno.test("U45: the bundle runs with deno run --no-config and the documented permissions", async (t) => {
+Deno.test("dist/tma.js U45: the bundle runs with deno run --no-config and the documented permissions", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "tma-bundle-" });
   try {
     const { path, bytes } = await buildBundle({ output: `${dir}/tma.js`, skipEmbed: true });

@@ -59,7 +59,7 @@ Deno.test("deno.json's check task type-checks the doc examples of src/ too", () 
   );
 });
 
-Deno.test("U45: no deno.json task grants every permission", () => {
+Deno.test("deno.json U45: no deno.json task grants every permission", () => {
   const tasks = Object.entries(DENO_JSON.tasks ?? {});
   assert(tasks.length > 0, "deno.json has no tasks");
   for (const [name, task] of tasks) {
@@ -68,7 +68,7 @@ Deno.test("U45: no deno.json task grants every permission", () => {
   }
 });
 
-Deno.test("U45: tma's permissions are fine-grained", () => {
+Deno.test("deno.json U45: tma's permissions are fine-grained", () => {
   for (const flag of RUN_PERMISSIONS) {
     assert(!ALLOW_ALL.test(flag), `src/core/permissions.ts grants all permissions: ${flag}`);
   }
@@ -84,7 +84,7 @@ function allowFlags(text: string): string[] {
   return text.split(/\s+/).filter((word) => word.startsWith("--allow-"));
 }
 
-Deno.test("U45: deno.json's tma task runs with exactly RUN_PERMISSIONS", () => {
+Deno.test("deno.json U45: deno.json's tma task runs with exactly RUN_PERMISSIONS", () => {
   const task = DENO_JSON.tasks?.tma;
   assert(typeof task === "string", "deno.json has no tasks.tma");
   assertEquals(
@@ -94,7 +94,7 @@ Deno.test("U45: deno.json's tma task runs with exactly RUN_PERMISSIONS", () => {
   );
 });
 
-Deno.test("U45: the README installs and documents exactly RUN_PERMISSIONS", async () => {
+Deno.test("deno.json U45: the README installs and documents exactly RUN_PERMISSIONS", async () => {
   const readme = await Deno.readTextFile(new URL("README.md", ROOT));
   const install = /```sh\n(deno install --global[^`]*)```/.exec(readme)?.[1];
   assert(install, "README.md has no ```sh block with deno install --global");
@@ -111,7 +111,7 @@ Deno.test("U45: the README installs and documents exactly RUN_PERMISSIONS", asyn
   );
 });
 
-Deno.test("U45: no document tells a user to run deno with -A or --allow-all", async () => {
+Deno.test("deno.json U45: no document tells a user to run deno with -A or --allow-all", async () => {
   const problems: string[] = [];
   for (const doc of await docs()) {
     const lines = (await Deno.readTextFile(doc)).split("\n");

@@ -63,7 +63,7 @@ async function ls(t: ScratchTmux, ...args: string[]): Promise<Row[]> {
 
 for (const agent of Object.keys(STAND_INS)) {
   tmuxTest(
-    `D10: a ${agent} stand-in is listed blocked, working and idle as its screen shows`,
+    `tma ls D10: a ${agent} stand-in is listed blocked, working and idle as its screen shows`,
     async (t) => {
       await writeConfig(t, "[fold]\ndwell_secs = 0\n");
       const spec = STAND_INS[agent];
@@ -93,7 +93,7 @@ for (const agent of Object.keys(STAND_INS)) {
 }
 
 tmuxTest(
-  "C18, P38: a plain shell pane is not listed; rows carry exactly the schema-1 keys",
+  "tma ls C18, P38: a plain shell pane is not listed; rows carry exactly the schema-1 keys",
   async (t) => {
     const standIn = await t.standIn("claude");
     const screen = (await pick("claude", "idle"))!;
@@ -107,7 +107,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "D38: @agent_ignore removes a pane and its stamps; D40: an exited agent loses its stamp",
+  "tma ls D38: @agent_ignore removes a pane and its stamps; D40: an exited agent loses its stamp",
   async (t) => {
     const a = await t.standIn("claude");
     const b = await t.standIn("opencode");
@@ -127,7 +127,7 @@ tmuxTest(
   },
 );
 
-tmuxTest("R12: two concurrent status runs leave consistent options", async (t) => {
+tmuxTest("tma ls R12: two concurrent status runs leave consistent options", async (t) => {
   const panes = [];
   for (const agent of ["claude", "codex", "opencode"]) {
     const standIn = await t.standIn(agent);
@@ -160,7 +160,7 @@ tmuxTest("R12: two concurrent status runs leave consistent options", async (t) =
   assertEquals(sessionSummary, "working:3");
 });
 
-tmuxTest("C20, C22: status prints counts in tmux and json formats", async (t) => {
+tmuxTest("tma ls C20, C22: status prints counts in tmux and json formats", async (t) => {
   const standIn = await t.standIn("claude");
   const screen = (await pick("claude", "blocked"))!;
   await standIn.draw(screen.capture.replace(/\n$/, ""), screen.title);
@@ -176,7 +176,7 @@ tmuxTest("C20, C22: status prints counts in tmux and json formats", async (t) =>
   });
 });
 
-tmuxTest("D54: a quiet cycle captures nothing", async (t) => {
+tmuxTest("tma ls D54: a quiet cycle captures nothing", async (t) => {
   const standIn = await t.standIn("claude");
   const screen = (await pick("claude", "idle"))!;
   await standIn.draw(screen.capture.replace(/\n$/, ""), screen.title);
@@ -199,7 +199,7 @@ tmuxTest("D54: a quiet cycle captures nothing", async (t) => {
 });
 
 tmuxTest(
-  "D53: a second status cycle in the same wall-clock second reads the stamps as they are",
+  "tma ls D53: a second status cycle in the same wall-clock second reads the stamps as they are",
   async (t) => {
     const standIn = await t.standIn("claude");
     const screen = (await pick("claude", "working"))!;

@@ -7,7 +7,7 @@
 import { assert } from "./harness/assert.ts";
 import { renderBundledAssets, renderPrevalidatedAssets } from "../scripts/embed_assets.ts";
 
-Deno.test("U45: src/assets/bundled.ts is current with manifests/ and integrations/", async () => {
+Deno.test("deno task embed U45: src/assets/bundled.ts is current with manifests/ and integrations/", async () => {
   const file = new URL("../src/assets/bundled.ts", import.meta.url);
   const current = await Deno.readTextFile(file).catch(() => "");
   const expected = await renderBundledAssets();
@@ -17,7 +17,7 @@ Deno.test("U45: src/assets/bundled.ts is current with manifests/ and integration
   );
 });
 
-Deno.test("D64: src/assets/prevalidated.ts is current with manifests/ and the config schema", async () => {
+Deno.test("deno task embed D64: src/assets/prevalidated.ts is current with manifests/ and the config schema", async () => {
   const file = new URL("../src/assets/prevalidated.ts", import.meta.url);
   const current = await Deno.readTextFile(file).catch(() => "");
   const expected = await renderPrevalidatedAssets();

@@ -52,7 +52,7 @@ async function play(
   }
 }
 
-tmuxTest("I12: Claude's events drive the pane through its mapping", async (scratch) => {
+tmuxTest("tma event I12: Claude's events drive the pane through its mapping", async (scratch) => {
   // The reply lane is its own test; here PermissionRequest must return at once.
   await writeConfig(scratch, "[hooks]\nclaude_reply_lane = false\n");
   const pane = await quietPane(scratch);
@@ -109,7 +109,7 @@ tmuxTest("I12: Claude's events drive the pane through its mapping", async (scrat
 });
 
 tmuxTest(
-  "I25, D45: Codex's hooks.json and notify raise one done mark per turn",
+  "tma event I25, D45: Codex's hooks.json and notify raise one done mark per turn",
   async (scratch) => {
     const agent = await scratch.standIn("codex");
     const session = sessionOf("codex", "SessionStart");
@@ -185,7 +185,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "I35: Gemini's events drive the pane; AfterModel is inert; SessionEnd thrice is idempotent",
+  "tma event I35: Gemini's events drive the pane; AfterModel is inert; SessionEnd thrice is idempotent",
   async (scratch) => {
     const pane = await quietPane(scratch);
     await play(scratch, {
@@ -229,7 +229,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "I52: Cursor's events drive the pane; the interrupt variant of postToolUseFailure is inert",
+  "tma event I52: Cursor's events drive the pane; the interrupt variant of postToolUseFailure is inert",
   async (scratch) => {
     const pane = await quietPane(scratch);
     await play(scratch, {
@@ -276,7 +276,7 @@ tmuxTest(
   },
 );
 
-tmuxTest("I60: pi's extension events drive the pane", async (scratch) => {
+tmuxTest("tma event I60: pi's extension events drive the pane", async (scratch) => {
   const pane = await quietPane(scratch);
   await play(scratch, {
     agent: "pi",
@@ -295,7 +295,7 @@ tmuxTest("I60: pi's extension events drive the pane", async (scratch) => {
 });
 
 tmuxTest(
-  "I42-I44: OpenCode's plugin tokens drive the pane and its request ids",
+  "tma event I42-I44: OpenCode's plugin tokens drive the pane and its request ids",
   async (scratch) => {
     const pane = await quietPane(scratch);
     const session = sessionOf("opencode", "session-start");

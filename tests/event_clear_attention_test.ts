@@ -40,23 +40,29 @@ async function twoPanes(
   return { left, right, window };
 }
 
-tmuxTest("C102: with no hook kind only the arrival pane is cleared", async (scratch) => {
-  const { left, right } = await twoPanes(scratch);
-  await flag(scratch, left, right);
-  await clear(scratch, right);
-  assertEquals(await flagged(scratch, left, right), [true, false]);
-});
-
-tmuxTest("D57: after-select-pane clears the arrival and the pane just left", async (scratch) => {
-  const { left, right } = await twoPanes(scratch);
-  const elsewhere = await scratch.newWindow(["sleep", "3600"]);
-  await flag(scratch, left, right, elsewhere);
-  await clear(scratch, right, "after-select-pane");
-  assertEquals(await flagged(scratch, left, right, elsewhere), [false, false, true]);
-});
+tmuxTest(
+  "tma clear-attention C102: with no hook kind only the arrival pane is cleared",
+  async (scratch) => {
+    const { left, right } = await twoPanes(scratch);
+    await flag(scratch, left, right);
+    await clear(scratch, right);
+    assertEquals(await flagged(scratch, left, right), [true, false]);
+  },
+);
 
 tmuxTest(
-  "D57: session-window-changed clears the arrival and the last window's active pane",
+  "tma clear-attention D57: after-select-pane clears the arrival and the pane just left",
+  async (scratch) => {
+    const { left, right } = await twoPanes(scratch);
+    const elsewhere = await scratch.newWindow(["sleep", "3600"]);
+    await flag(scratch, left, right, elsewhere);
+    await clear(scratch, right, "after-select-pane");
+    assertEquals(await flagged(scratch, left, right, elsewhere), [false, false, true]);
+  },
+);
+
+tmuxTest(
+  "tma clear-attention D57: session-window-changed clears the arrival and the last window's active pane",
   async (scratch) => {
     const { left, right, window } = await twoPanes(scratch);
     const arrival = await scratch.newWindow(["sleep", "3600"]);
@@ -71,22 +77,25 @@ tmuxTest(
   },
 );
 
-tmuxTest("D57: a session switch clears nothing", async (scratch) => {
+tmuxTest("tma clear-attention D57: a session switch clears nothing", async (scratch) => {
   const { left, right } = await twoPanes(scratch);
   await flag(scratch, left, right);
   await clear(scratch, right, "client-session-changed");
   assertEquals(await flagged(scratch, left, right), [true, true]);
 });
 
-tmuxTest("C102: an unknown pane or a missing server is a silent exit 0", async (scratch) => {
-  await clear(scratch, "%999", "after-select-pane");
-  const out = await runTma(scratch, [
-    "--socket-name",
-    `${scratch.socketName}-absent`,
-    "clear-attention",
-    "%1",
-  ]);
-  assertEquals([out.code, out.stdout, out.stderr], [0, "", ""]);
-  const none = await runTma(scratch, ["clear-attention"]);
-  assertEquals([none.code, none.stdout, none.stderr], [0, "", ""]);
-});
+tmuxTest(
+  "tma clear-attention C102: an unknown pane or a missing server is a silent exit 0",
+  async (scratch) => {
+    await clear(scratch, "%999", "after-select-pane");
+    const out = await runTma(scratch, [
+      "--socket-name",
+      `${scratch.socketName}-absent`,
+      "clear-attention",
+      "%1",
+    ]);
+    assertEquals([out.code, out.stdout, out.stderr], [0, "", ""]);
+    const none = await runTma(scratch, ["clear-attention"]);
+    assertEquals([none.code, none.stdout, none.stderr], [0, "", ""]);
+  },
+);

@@ -69,7 +69,7 @@ async function answered(
 }
 
 tmuxTest(
-  "A25: an approve handed to the held hook comes back as Claude's allow object",
+  "reply lane A25: an approve handed to the held hook comes back as Claude's allow object",
   async (scratch) => {
     const { fired, requestId, pane } = await answered(scratch, "allow");
     assertEquals([fired.code, fired.stderr], [0, ""]);
@@ -80,16 +80,19 @@ tmuxTest(
   },
 );
 
-tmuxTest("A25: a deny comes back as Claude's deny object with a message", async (scratch) => {
-  const { fired } = await answered(scratch, "deny");
-  const decision = JSON.parse(fired.stdout).hookSpecificOutput;
-  assertEquals(decision.hookEventName, "PermissionRequest");
-  assertEquals(decision.decision.behavior, "deny");
-  assert(typeof decision.decision.message === "string" && decision.decision.message !== "");
-});
+tmuxTest(
+  "reply lane A25: a deny comes back as Claude's deny object with a message",
+  async (scratch) => {
+    const { fired } = await answered(scratch, "deny");
+    const decision = JSON.parse(fired.stdout).hookSpecificOutput;
+    assertEquals(decision.hookEventName, "PermissionRequest");
+    assertEquals(decision.decision.behavior, "deny");
+    assert(typeof decision.decision.message === "string" && decision.decision.message !== "");
+  },
+);
 
 tmuxTest(
-  "G30: with claude_reply_lane = false the hook mints nothing and prints nothing",
+  "reply lane G30: with claude_reply_lane = false the hook mints nothing and prints nothing",
   async (scratch) => {
     await writeConfig(scratch, "[hooks]\nclaude_reply_lane = false\nhold_ms = 60000\n");
     const pane = await quietPane(scratch);
@@ -108,42 +111,48 @@ tmuxTest(
   },
 );
 
-tmuxTest("G31: a hold that expires prints nothing and clears its id", async (scratch) => {
-  await writeConfig(scratch, "[hooks]\nhold_ms = 200\n");
-  const pane = await quietPane(scratch);
-  const fired = await fireHook(scratch, {
-    agent: "claude",
-    event: "PermissionRequest",
-    pane,
-    stdin: payload("claude", "PermissionRequest"),
-  });
-  assertEquals([fired.code, fired.stdout, fired.stderr], [0, "", ""]);
-  const options = await agentOptions(scratch, pane);
-  assertEquals([options["@agent_state"], options["@agent_permission_request"]], [
-    "blocked",
-    undefined,
-  ]);
-});
+tmuxTest(
+  "reply lane G31: a hold that expires prints nothing and clears its id",
+  async (scratch) => {
+    await writeConfig(scratch, "[hooks]\nhold_ms = 200\n");
+    const pane = await quietPane(scratch);
+    const fired = await fireHook(scratch, {
+      agent: "claude",
+      event: "PermissionRequest",
+      pane,
+      stdin: payload("claude", "PermissionRequest"),
+    });
+    assertEquals([fired.code, fired.stdout, fired.stderr], [0, "", ""]);
+    const options = await agentOptions(scratch, pane);
+    assertEquals([options["@agent_state"], options["@agent_permission_request"]], [
+      "blocked",
+      undefined,
+    ]);
+  },
+);
 
-tmuxTest("A25: the hold ends early, silently, when the pane leaves blocked", async (scratch) => {
-  await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
-  const { pane, hook, requestId } = await holding(scratch);
-  // The user answered at the keyboard: the tool ran.
-  await fireHook(scratch, {
-    agent: "claude",
-    event: "PostToolUse",
-    pane,
-    stdin: payload("claude", "PostToolUse"),
-  });
-  const fired = await hook;
-  assertEquals([fired.code, fired.stdout, fired.stderr], [0, "", ""]);
-  assertEquals(
-    await offerVerdict(scratch.server, { pane, requestId, verdict: "allow" }),
-    false,
-  );
-});
+tmuxTest(
+  "reply lane A25: the hold ends early, silently, when the pane leaves blocked",
+  async (scratch) => {
+    await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
+    const { pane, hook, requestId } = await holding(scratch);
+    // The user answered at the keyboard: the tool ran.
+    await fireHook(scratch, {
+      agent: "claude",
+      event: "PostToolUse",
+      pane,
+      stdin: payload("claude", "PostToolUse"),
+    });
+    const fired = await hook;
+    assertEquals([fired.code, fired.stdout, fired.stderr], [0, "", ""]);
+    assertEquals(
+      await offerVerdict(scratch.server, { pane, requestId, verdict: "allow" }),
+      false,
+    );
+  },
+);
 
-tmuxTest("A25: the hold ends early when its id is replaced", async (scratch) => {
+tmuxTest("reply lane A25: the hold ends early when its id is replaced", async (scratch) => {
   await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
   const { pane, hook } = await holding(scratch);
   await scratch.tmux("set-option", "-p", "-t", pane, "@agent_permission_request", "tma_other");
@@ -153,7 +162,7 @@ tmuxTest("A25: the hold ends early when its id is replaced", async (scratch) => 
   assertEquals((await readLane(scratch.server, pane))?.requestId, "tma_other");
 });
 
-tmuxTest("A26: offer, take and withdraw are exclusive", async (scratch) => {
+tmuxTest("reply lane A26: offer, take and withdraw are exclusive", async (scratch) => {
   const pane = await quietPane(scratch);
   const server = scratch.server;
   const target = { pane, requestId: "tma_0123456789abcdef", verdict: "allow" as const };
@@ -184,7 +193,7 @@ tmuxTest("A26: offer, take and withdraw are exclusive", async (scratch) => {
 });
 
 tmuxTest(
-  "A26: the broker's hand-off (src/actions/hook_lane.ts) is answered by the held hook",
+  "reply lane A26: the broker's hand-off (src/actions/hook_lane.ts) is answered by the held hook",
   async (scratch) => {
     const { handVerdict } = await import("../src/actions/hook_lane.ts");
     await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
@@ -200,43 +209,46 @@ tmuxTest(
   },
 );
 
-tmuxTest("A25: a hold killed by its agent clears its id and exits 0", async (scratch) => {
-  await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
-  const pane = await quietPane(scratch);
-  const bin = await tmaScript(scratch);
-  const child = new Deno.Command(bin, {
-    args: [
-      "--socket-name",
-      scratch.socketName,
-      "event",
-      "--agent",
-      "claude",
-      "--kind",
-      "PermissionRequest",
-      "--pane",
-      pane,
-      "--payload",
-      "-",
-    ],
-    env: scratch.env(),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(payload("claude", "PermissionRequest")));
-  await writer.close();
-  await scratch.waitFor(
-    async () => ((await readLane(scratch.server, pane))?.requestId ?? "") !== "",
-    15_000,
-  );
-  child.kill("SIGTERM");
-  const out = await child.output();
-  assertEquals([
-    out.code,
-    new TextDecoder().decode(out.stdout),
-    new TextDecoder().decode(out.stderr),
-  ], [0, "", ""]);
-  assertEquals((await readLane(scratch.server, pane))?.requestId, "");
-});
+tmuxTest(
+  "reply lane A25: a hold killed by its agent clears its id and exits 0",
+  async (scratch) => {
+    await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
+    const pane = await quietPane(scratch);
+    const bin = await tmaScript(scratch);
+    const child = new Deno.Command(bin, {
+      args: [
+        "--socket-name",
+        scratch.socketName,
+        "event",
+        "--agent",
+        "claude",
+        "--kind",
+        "PermissionRequest",
+        "--pane",
+        pane,
+        "--payload",
+        "-",
+      ],
+      env: scratch.env(),
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(payload("claude", "PermissionRequest")));
+    await writer.close();
+    await scratch.waitFor(
+      async () => ((await readLane(scratch.server, pane))?.requestId ?? "") !== "",
+      15_000,
+    );
+    child.kill("SIGTERM");
+    const out = await child.output();
+    assertEquals([
+      out.code,
+      new TextDecoder().decode(out.stdout),
+      new TextDecoder().decode(out.stderr),
+    ], [0, "", ""]);
+    assertEquals((await readLane(scratch.server, pane))?.requestId, "");
+  },
+);

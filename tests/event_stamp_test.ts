@@ -21,7 +21,7 @@ import { parsePayload } from "../src/core/hook/payload.ts";
 import { defaultHookSettings } from "../src/core/hook/settings.ts";
 import { intakeEvent } from "../src/runtime/hook/intake.ts";
 
-tmuxTest("D46: a subagent's events do not move the parent's state", async (scratch) => {
+tmuxTest("tma event D46: a subagent's events do not move the parent's state", async (scratch) => {
   const pane = await quietPane(scratch);
   const bin = await tmaScript(scratch);
   const fire = async (event: string, file = event) => {
@@ -56,7 +56,7 @@ tmuxTest("D46: a subagent's events do not move the parent's state", async (scrat
 });
 
 tmuxTest(
-  "C101, R10: unknown agents, unmapped events and garbage change nothing and print nothing",
+  "tma event C101, R10: unknown agents, unmapped events and garbage change nothing and print nothing",
   async (scratch) => {
     const pane = await quietPane(scratch);
     const bin = await tmaScript(scratch);
@@ -109,70 +109,76 @@ tmuxTest(
   },
 );
 
-tmuxTest("R10: no tmux server, or a broken config, is still a silent exit 0", async (scratch) => {
-  const pane = await quietPane(scratch);
-  const gone = await runTma(
-    scratch,
-    [
-      "--socket-name",
-      `${scratch.socketName}-absent`,
-      "event",
-      "--agent",
-      "claude",
-      "--kind",
-      "Stop",
-      "--pane",
-      pane,
-      "--payload",
-      "-",
-    ],
-    { stdin: payload("claude", "Stop") },
-  );
-  assertEquals([gone.code, gone.stdout, gone.stderr], [0, "", ""]);
-  // A broken config falls back to the defaults (reply lane off) and still stamps.
-  await writeConfig(scratch, "[hooks\nhold_ms = ");
-  const out = await runTma(
-    scratch,
-    [
-      "event",
-      "--agent",
-      "claude",
-      "--kind",
-      "PermissionRequest",
-      "--pane",
-      pane,
-      "--payload",
-      "-",
-    ],
-    { stdin: payload("claude", "PermissionRequest") },
-  );
-  assertEquals([out.code, out.stdout, out.stderr], [0, "", ""]);
-  const options = await agentOptions(scratch, pane);
-  assertEquals([options["@agent_state"], options["@agent_permission_request"]], [
-    "blocked",
-    undefined,
-  ]);
-});
-
-tmuxTest("C101: the pane falls back to $TMUX_PANE, and --payload reads a file", async (scratch) => {
-  const pane = await quietPane(scratch);
-  const file = `${scratch.dir}/start.json`;
-  await Deno.writeTextFile(file, payload("pi", "session_start"));
-  const out = await runTma(
-    scratch,
-    ["event", "--agent", "pi", "--kind", "session_start", "--payload", file],
-    { env: { TMUX_PANE: pane } },
-  );
-  assertEquals([out.code, out.stdout, out.stderr], [0, "", ""]);
-  const options = await agentOptions(scratch, pane);
-  assertEquals([options["@agent_name"], options["@agent_session"]], [
-    "pi",
-    sessionOf("pi", "session_start"),
-  ]);
-});
+tmuxTest(
+  "tma event R10: no tmux server, or a broken config, is still a silent exit 0",
+  async (scratch) => {
+    const pane = await quietPane(scratch);
+    const gone = await runTma(
+      scratch,
+      [
+        "--socket-name",
+        `${scratch.socketName}-absent`,
+        "event",
+        "--agent",
+        "claude",
+        "--kind",
+        "Stop",
+        "--pane",
+        pane,
+        "--payload",
+        "-",
+      ],
+      { stdin: payload("claude", "Stop") },
+    );
+    assertEquals([gone.code, gone.stdout, gone.stderr], [0, "", ""]);
+    // A broken config falls back to the defaults (reply lane off) and still stamps.
+    await writeConfig(scratch, "[hooks\nhold_ms = ");
+    const out = await runTma(
+      scratch,
+      [
+        "event",
+        "--agent",
+        "claude",
+        "--kind",
+        "PermissionRequest",
+        "--pane",
+        pane,
+        "--payload",
+        "-",
+      ],
+      { stdin: payload("claude", "PermissionRequest") },
+    );
+    assertEquals([out.code, out.stdout, out.stderr], [0, "", ""]);
+    const options = await agentOptions(scratch, pane);
+    assertEquals([options["@agent_state"], options["@agent_permission_request"]], [
+      "blocked",
+      undefined,
+    ]);
+  },
+);
 
 tmuxTest(
-  "D47, R12: racing events resolve by evidence time, not by finish order",
+  "tma event C101: the pane falls back to $TMUX_PANE, and --payload reads a file",
+  async (scratch) => {
+    const pane = await quietPane(scratch);
+    const file = `${scratch.dir}/start.json`;
+    await Deno.writeTextFile(file, payload("pi", "session_start"));
+    const out = await runTma(
+      scratch,
+      ["event", "--agent", "pi", "--kind", "session_start", "--payload", file],
+      { env: { TMUX_PANE: pane } },
+    );
+    assertEquals([out.code, out.stdout, out.stderr], [0, "", ""]);
+    const options = await agentOptions(scratch, pane);
+    assertEquals([options["@agent_name"], options["@agent_session"]], [
+      "pi",
+      sessionOf("pi", "session_start"),
+    ]);
+  },
+);
+
+tmuxTest(
+  "tma event D47, R12: racing events resolve by evidence time, not by finish order",
   async (scratch) => {
     const pane = await quietPane(scratch);
     const manifest = readHookManifest(BUNDLED_AGENTS.claude, { path: "claude", stem: "claude" });
@@ -211,71 +217,80 @@ tmuxTest(
   },
 );
 
-tmuxTest("D56: a hook stamp rewrites its window's rollup in the same chain", async (scratch) => {
-  const first = await quietPane(scratch);
-  const second = (await scratch.tmux(
-    "split-window",
-    "-d",
-    "-P",
-    "-F",
-    "#{pane_id}",
-    "-t",
-    first,
-    "sleep",
-    "3600",
-  )).trim();
-  const bin = await tmaScript(scratch);
-  const summary = async () =>
-    (await scratch.tmux("show-options", "-wqv", "-t", first, "@agent_summary")).trim();
-  await fireHook(scratch, {
-    agent: "pi",
-    event: "before_agent_start",
-    pane: first,
-    bin,
-    stdin: payload("pi", "before_agent_start"),
-  });
-  assertEquals(await summary(), "working:1");
-  // The stamped pane need not be the window's active one.
-  await scratch.tmux("select-pane", "-t", first);
-  await fireHook(scratch, {
-    agent: "gemini",
-    event: "Notification",
-    pane: second,
-    bin,
-    stdin: payload("gemini", "Notification"),
-  });
-  assertEquals(await summary(), "blocked:1 working:1");
-  await fireHook(scratch, {
-    agent: "gemini",
-    event: "SessionEnd",
-    pane: second,
-    bin,
-    stdin: payload("gemini", "SessionEnd"),
-  });
-  assertEquals(await summary(), "working:1");
-});
+tmuxTest(
+  "tma event D56: a hook stamp rewrites its window's rollup in the same chain",
+  async (scratch) => {
+    const first = await quietPane(scratch);
+    const second = (await scratch.tmux(
+      "split-window",
+      "-d",
+      "-P",
+      "-F",
+      "#{pane_id}",
+      "-t",
+      first,
+      "sleep",
+      "3600",
+    )).trim();
+    const bin = await tmaScript(scratch);
+    const summary = async () =>
+      (await scratch.tmux("show-options", "-wqv", "-t", first, "@agent_summary")).trim();
+    await fireHook(scratch, {
+      agent: "pi",
+      event: "before_agent_start",
+      pane: first,
+      bin,
+      stdin: payload("pi", "before_agent_start"),
+    });
+    assertEquals(await summary(), "working:1");
+    // The stamped pane need not be the window's active one.
+    await scratch.tmux("select-pane", "-t", first);
+    await fireHook(scratch, {
+      agent: "gemini",
+      event: "Notification",
+      pane: second,
+      bin,
+      stdin: payload("gemini", "Notification"),
+    });
+    assertEquals(await summary(), "blocked:1 working:1");
+    await fireHook(scratch, {
+      agent: "gemini",
+      event: "SessionEnd",
+      pane: second,
+      bin,
+      stdin: payload("gemini", "SessionEnd"),
+    });
+    assertEquals(await summary(), "working:1");
+  },
+);
 
-tmuxTest("I8: --kind context hands the payload to the telemetry intake", async (scratch) => {
-  const pane = await quietPane(scratch);
-  const out = await runTma(
-    scratch,
-    ["event", "--agent", "claude", "--kind", "context", "--pane", pane, "--payload", "-"],
-    { stdin: '{"session_id":"s1","context_window":{"used_percentage":78}}' },
-  );
-  assertEquals([out.code, out.stdout, out.stderr], [0, "", ""]);
-  assertEquals((await agentOptions(scratch, pane))["@agent_context_pct"], "78");
-});
+tmuxTest(
+  "tma event I8: --kind context hands the payload to the telemetry intake",
+  async (scratch) => {
+    const pane = await quietPane(scratch);
+    const out = await runTma(
+      scratch,
+      ["event", "--agent", "claude", "--kind", "context", "--pane", pane, "--payload", "-"],
+      { stdin: '{"session_id":"s1","context_window":{"used_percentage":78}}' },
+    );
+    assertEquals([out.code, out.stdout, out.stderr], [0, "", ""]);
+    assertEquals((await agentOptions(scratch, pane))["@agent_context_pct"], "78");
+  },
+);
 
-tmuxTest("C101: a large payload on stdin (a big tool response) is read whole", async (scratch) => {
-  const pane = await quietPane(scratch);
-  const big = JSON.parse(payload("claude", "PostToolUse"));
-  big.tool_response.stdout = "x".repeat(400_000);
-  const fired = await fireHook(scratch, {
-    agent: "claude",
-    event: "PostToolUse",
-    pane,
-    stdin: JSON.stringify(big),
-  });
-  assertEquals([fired.code, fired.stdout, fired.stderr], [0, "", ""]);
-  assertEquals((await agentOptions(scratch, pane))["@agent_state"], "working");
-});
+tmuxTest(
+  "tma event C101: a large payload on stdin (a big tool response) is read whole",
+  async (scratch) => {
+    const pane = await quietPane(scratch);
+    const big = JSON.parse(payload("claude", "PostToolUse"));
+    big.tool_response.stdout = "x".repeat(400_000);
+    const fired = await fireHook(scratch, {
+      agent: "claude",
+      event: "PostToolUse",
+      pane,
+      stdin: JSON.stringify(big),
+    });
+    assertEquals([fired.code, fired.stdout, fired.stderr], [0, "", ""]);
+    assertEquals((await agentOptions(scratch, pane))["@agent_state"], "working");
+  },
+);

@@ -68,7 +68,7 @@ async function readLog(path: string): Promise<string> {
   return await Deno.readTextFile(path).catch(() => "");
 }
 
-Deno.test("C104: the payload on stdin reaches tma event with the pane; output is discarded", async () => {
+Deno.test("tma-hook C104: the payload on stdin reaches tma event with the pane; output is discarded", async () => {
   await withDir(async (dir) => {
     const log = `${dir}/log`;
     const bin = await fakeTma(`${dir}/bin/tma`);
@@ -86,7 +86,7 @@ Deno.test("C104: the payload on stdin reaches tma event with the pane; output is
   });
 });
 
-Deno.test("C104: a third argument (Codex notify) is handed over on stdin", async () => {
+Deno.test("tma-hook C104: a third argument (Codex notify) is handed over on stdin", async () => {
   await withDir(async (dir) => {
     const log = `${dir}/log`;
     const bin = await fakeTma(`${dir}/bin/tma`);
@@ -106,7 +106,7 @@ Deno.test("C104: a third argument (Codex notify) is handed over on stdin", async
   });
 });
 
-Deno.test("G34: TMA_HOOK_SOCKET pins the server by -L name", async () => {
+Deno.test("tma-hook G34: TMA_HOOK_SOCKET pins the server by -L name", async () => {
   await withDir(async (dir) => {
     const log = `${dir}/log`;
     const bin = await fakeTma(`${dir}/bin/tma`);
@@ -121,7 +121,7 @@ Deno.test("G34: TMA_HOOK_SOCKET pins the server by -L name", async () => {
   });
 });
 
-Deno.test("C104, A25: Claude's PermissionRequest stdout passes through unchanged; stderr never", async () => {
+Deno.test("tma-hook C104, A25: Claude's PermissionRequest stdout passes through unchanged; stderr never", async () => {
   await withDir(async (dir) => {
     const decision =
       '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}';
@@ -140,7 +140,7 @@ Deno.test("C104, A25: Claude's PermissionRequest stdout passes through unchanged
   });
 });
 
-Deno.test("C104: the binary is TMA_BIN, then a tma beside the wrapper, then tma on PATH", async () => {
+Deno.test("tma-hook C104: the binary is TMA_BIN, then a tma beside the wrapper, then tma on PATH", async () => {
   await withDir(async (dir) => {
     const log = `${dir}/log`;
     const wrapper = `${dir}/install/tma-hook`;
@@ -173,7 +173,7 @@ Deno.test("C104: the binary is TMA_BIN, then a tma beside the wrapper, then tma 
   });
 });
 
-Deno.test("C104, R10: no binary anywhere, or no arguments, is a silent exit 0", async () => {
+Deno.test("tma-hook C104, R10: no binary anywhere, or no arguments, is a silent exit 0", async () => {
   await withDir(async (dir) => {
     const wrapper = `${dir}/tma-hook`;
     await Deno.copyFile(WRAPPER, wrapper);

@@ -127,7 +127,7 @@ async function roundTrip(scratch: ScratchTmux, c: AgentCase): Promise<void> {
 
 function test(c: AgentCase): void {
   tmuxTest(
-    `C76-C78, I3, R19: install-hooks ${c.agent} round-trips a real user config`,
+    `tma install-hooks C76-C78, I3, R19: install-hooks ${c.agent} round-trips a real user config`,
     (scratch) => roundTrip(scratch, c),
   );
 }

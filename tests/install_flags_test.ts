@@ -23,7 +23,7 @@ async function write(path: string, text: string): Promise<void> {
 const SETTINGS =
   '{\n  "model": "opus",\n  "statusLine": { "type": "command", "command": "~/sl.sh", "padding": 1 }\n}\n';
 
-tmuxTest("C79: usage errors exit 2 and name the problem", async (t) => {
+tmuxTest("tma install-hooks C79: usage errors exit 2 and name the problem", async (t) => {
   for (
     const [args, part] of [
       [["--all", "claude"], "--all"],
@@ -41,7 +41,7 @@ tmuxTest("C79: usage errors exit 2 and name the problem", async (t) => {
 });
 
 tmuxTest(
-  "C79: --all repoints every wired agent and never wires a new one; --all --uninstall unwires them",
+  "tma install-hooks C79: --all repoints every wired agent and never wires a new one; --all --uninstall unwires them",
   async (t) => {
     const home = t.home;
     await write(`${home}/.claude/settings.json`, SETTINGS);
@@ -76,7 +76,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "C80: --no-statusline leaves statusLine alone and is remembered; --statusline reverses it",
+  "tma install-hooks C80: --no-statusline leaves statusLine alone and is remembered; --statusline reverses it",
   async (t) => {
     const settings = `${t.home}/.claude/settings.json`;
     const state = `${t.home}/.config/tma/statusline-state.toml`;
@@ -108,7 +108,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "I7: an overwritten statusLine reads clobbered, a moved binary stale; install re-wraps",
+  "tma install-hooks I7: an overwritten statusLine reads clobbered, a moved binary stale; install re-wraps",
   async (t) => {
     const settings = `${t.home}/.claude/settings.json`;
     await write(settings, SETTINGS);
@@ -136,7 +136,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "C82: a path flag beats its environment variable; --config-dir holds the bookkeeping",
+  "tma install-hooks C82: a path flag beats its environment variable; --config-dir holds the bookkeeping",
   async (t) => {
     const home = t.home;
     const byEnv = `${home}/env/settings.json`;
@@ -182,7 +182,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "C83, G20: --wrapper-ref bare writes tma-hook, and refuses when it is not on PATH",
+  "tma install-hooks C83, G20: --wrapper-ref bare writes tma-hook, and refuses when it is not on PATH",
   async (t) => {
     const settings = `${t.home}/.claude/settings.json`;
     const refused = await tma(t, ["claude", "--yes", "--wrapper-ref", "bare"]);
@@ -203,25 +203,28 @@ tmuxTest(
   },
 );
 
-tmuxTest("I23, R19: Codex's own notify is never replaced; nothing is written", async (t) => {
-  const config = '# mine\nnotify = ["notify-send", "Codex"]\nmodel = "gpt-5"\n';
-  await write(`${t.home}/.codex/config.toml`, config);
-  const result = await tma(t, ["codex", "--yes"]);
-  assertEquals(result.code, 1);
-  assertStringIncludes(
-    result.stderr,
-    `${t.home}/.codex/config.toml: top-level notify is already set`,
-  );
-  assertEquals(await read(`${t.home}/.codex/config.toml`), config);
-  assertEquals(await read(`${t.home}/.codex/hooks.json`), null);
-  assertEquals(await read(`${t.home}/.local/bin/tma-hook`), null);
-  // Uninstall leaves a foreign notify alone too.
-  assertEquals((await tma(t, ["codex", "--uninstall", "--yes"])).code, 0);
-  assertEquals(await read(`${t.home}/.codex/config.toml`), config);
-});
+tmuxTest(
+  "tma install-hooks I23, R19: Codex's own notify is never replaced; nothing is written",
+  async (t) => {
+    const config = '# mine\nnotify = ["notify-send", "Codex"]\nmodel = "gpt-5"\n';
+    await write(`${t.home}/.codex/config.toml`, config);
+    const result = await tma(t, ["codex", "--yes"]);
+    assertEquals(result.code, 1);
+    assertStringIncludes(
+      result.stderr,
+      `${t.home}/.codex/config.toml: top-level notify is already set`,
+    );
+    assertEquals(await read(`${t.home}/.codex/config.toml`), config);
+    assertEquals(await read(`${t.home}/.codex/hooks.json`), null);
+    assertEquals(await read(`${t.home}/.local/bin/tma-hook`), null);
+    // Uninstall leaves a foreign notify alone too.
+    assertEquals((await tma(t, ["codex", "--uninstall", "--yes"])).code, 0);
+    assertEquals(await read(`${t.home}/.codex/config.toml`), config);
+  },
+);
 
 tmuxTest(
-  "I51: cli-config.json is created for the shim and removed again; an opt-out never creates it",
+  "tma install-hooks I51: cli-config.json is created for the shim and removed again; an opt-out never creates it",
   async (t) => {
     const cli = `${t.home}/.cursor/cli-config.json`;
     assertEquals((await tma(t, ["cursor", "--yes", "--no-statusline"])).code, 0);

@@ -26,7 +26,7 @@ async function waitForLine(scratch: ScratchTmux, log: string, part: string): Pro
 }
 
 tmuxTest(
-  "I4: hooks are appended after the user's own, recorded, stale ones removed, and they fire",
+  "tma install-hooks I4: hooks are appended after the user's own, recorded, stale ones removed, and they fire",
   async (t) => {
     const { bin, log } = await recorder(t);
     await t.tmux("set-hook", "-ga", "after-select-pane", "display-message user-hook");
@@ -76,7 +76,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "I4, I5: --check reports present, missing, drifted and wiped, and the tmux.conf recipe works",
+  "tma install-hooks I4, I5: --check reports present, missing, drifted and wiped, and the tmux.conf recipe works",
   async (t) => {
     const { bin } = await recorder(t);
     assertEquals((await tma(t, ["pi", "--yes"], { TMA_BIN: bin })).code, 0);
@@ -116,19 +116,22 @@ tmuxTest(
   },
 );
 
-tmuxTest("I4: with no tmux server the files are installed and the hooks skipped", async (t) => {
-  const none = `tma-none-${crypto.randomUUID().slice(0, 8)}`;
-  const result = await tma(t, ["pi", "--yes", "--socket-name", none]);
-  assertEquals(result.code, 0, result.stderr);
-  assertStringIncludes(result.stdout, "tmux hooks skipped");
-  await Deno.stat(`${t.home}/.pi/agent/extensions/tma.js`);
-  const check = await tma(t, ["pi", "--check", "--socket-name", none]);
-  assertStringIncludes(check.stdout, "tmux: not checked");
-  assertEquals(check.code, 0, check.stdout);
-});
+tmuxTest(
+  "tma install-hooks I4: with no tmux server the files are installed and the hooks skipped",
+  async (t) => {
+    const none = `tma-none-${crypto.randomUUID().slice(0, 8)}`;
+    const result = await tma(t, ["pi", "--yes", "--socket-name", none]);
+    assertEquals(result.code, 0, result.stderr);
+    assertStringIncludes(result.stdout, "tmux hooks skipped");
+    await Deno.stat(`${t.home}/.pi/agent/extensions/tma.js`);
+    const check = await tma(t, ["pi", "--check", "--socket-name", none]);
+    assertStringIncludes(check.stdout, "tmux: not checked");
+    assertEquals(check.code, 0, check.stdout);
+  },
+);
 
 tmuxTest(
-  "I6: the last uninstall removes tma's hooks, keeps the user's, and clears @agent_* options",
+  "tma install-hooks I6: the last uninstall removes tma's hooks, keeps the user's, and clears @agent_* options",
   async (t) => {
     await t.tmux("set-hook", "-ga", "after-select-pane", "display-message user-hook");
     assertEquals((await tma(t, ["pi", "--yes"])).code, 0);

@@ -87,7 +87,8 @@ type OpencodeHooks = { event: Hook; "chat.message": Hook; "tool.execute.before":
 const options = { sanitizeOps: false, sanitizeResources: false };
 
 Deno.test({
-  name: "I42: the OpenCode plugin forwards the event bus as tma-hook opencode <token>",
+  name:
+    "integrations/ I42: the OpenCode plugin forwards the event bus as tma-hook opencode <token>",
   ...options,
   fn: async () => {
     const h = await host();
@@ -190,7 +191,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "I42: the OpenCode plugin is inert outside tmux and never throws into OpenCode",
+  name:
+    "integrations/ I42: the OpenCode plugin is inert outside tmux and never throws into OpenCode",
   ...options,
   fn: async () => {
     const h = await host();
@@ -235,7 +237,7 @@ function piHost(): {
 
 Deno.test({
   name:
-    "I59, I60, I64: the pi extension forwards {session_id} per event and the context usage on agent_settled",
+    "integrations/ I59, I60, I64: the pi extension forwards {session_id} per event and the context usage on agent_settled",
   ...options,
   fn: async () => {
     const h = await host();
@@ -284,7 +286,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "I64: after /compact the nulls are forwarded as they are; no usage object forwards nothing",
+  name:
+    "integrations/ I64: after /compact the nulls are forwarded as they are; no usage object forwards nothing",
   ...options,
   fn: async () => {
     const h = await host();
@@ -317,7 +320,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "I59: the pi extension subscribes to nothing outside tmux",
+  name: "integrations/ I59: the pi extension subscribes to nothing outside tmux",
   ...options,
   fn: async () => {
     const h = await host();

@@ -80,7 +80,7 @@ async function claudePane(t: ScratchTmux): Promise<string> {
 }
 
 tmuxTest(
-  "I18-I21: a Claude statusline payload stamps gauge, tokens, model, quota and cost",
+  "tma event --kind context I18-I21: a Claude statusline payload stamps gauge, tokens, model, quota and cost",
   async (t) => {
     const pane = await claudePane(t);
     await intakeContext({
@@ -108,7 +108,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "P18, P25: a payload with an older evidence time than the stored one is refused",
+  "tma event --kind context P18, P25: a payload with an older evidence time than the stored one is refused",
   async (t) => {
     const pane = await claudePane(t);
     const newer = statusline({ pct: 55, tokens: 110000, cost: 2.5, fiveHour: 70 });
@@ -154,33 +154,36 @@ tmuxTest(
   },
 );
 
-tmuxTest("D44: a subagent's payload (foreign session id) changes nothing", async (t) => {
-  const pane = await claudePane(t);
-  await intakeContext({
-    server: t.server,
-    pane,
-    manifest: claude,
-    payload: statusline(),
-    nowMs: T0,
-  });
-  const stamped = await telemetryOf(t, pane);
-  const sub = statusline({
-    session: "9e8d7c6b-0000-4000-8000-aaaaaaaaaaaa",
-    pct: 3,
-    cost: 0.01,
-  });
-  await intakeContext({
-    server: t.server,
-    pane,
-    manifest: claude,
-    payload: sub,
-    nowMs: T0 + 1000,
-  });
-  assertEquals(await telemetryOf(t, pane), stamped);
-});
+tmuxTest(
+  "tma event --kind context D44: a subagent's payload (foreign session id) changes nothing",
+  async (t) => {
+    const pane = await claudePane(t);
+    await intakeContext({
+      server: t.server,
+      pane,
+      manifest: claude,
+      payload: statusline(),
+      nowMs: T0,
+    });
+    const stamped = await telemetryOf(t, pane);
+    const sub = statusline({
+      session: "9e8d7c6b-0000-4000-8000-aaaaaaaaaaaa",
+      pct: 3,
+      cost: 0.01,
+    });
+    await intakeContext({
+      server: t.server,
+      pane,
+      manifest: claude,
+      payload: sub,
+      nowMs: T0 + 1000,
+    });
+    assertEquals(await telemetryOf(t, pane), stamped);
+  },
+);
 
 tmuxTest(
-  "I8, I9: a null context clears the gauge and advances its time; quota stays without rate_limits",
+  "tma event --kind context I8, I9: a null context clears the gauge and advances its time; quota stays without rate_limits",
   async (t) => {
     const pane = await claudePane(t);
     await intakeContext({
@@ -218,7 +221,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "M23: no block, a non-event channel, an unknown format or a malformed payload write nothing",
+  "tma event --kind context M23: no block, a non-event channel, an unknown format or a malformed payload write nothing",
   async (t) => {
     const pane = await claudePane(t);
     const payload = statusline();
@@ -247,7 +250,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "D44: a pane with no registered session accepts the payload; a vanished pane is a no-op",
+  "tma event --kind context D44: a pane with no registered session accepts the payload; a vanished pane is a no-op",
   async (t) => {
     const agent = await t.standIn("claude");
     await intakeContext({

@@ -36,7 +36,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "P2: a guarded chain commits or holds as a whole, and escapes format characters",
+  "src/tmux/ P2: a guarded chain commits or holds as a whole, and escapes format characters",
   async (t) => {
     const pane = (await t.tmux("display", "-p", "-t", "main", "#{pane_id}")).trim();
     const first = await writeChains(t.server, [{
@@ -93,7 +93,7 @@ tmuxTest("snapshotProcesses sees a stand-in agent under its own name", async (t)
   assertEquals(row.pgid, row.tpgid);
 });
 
-Deno.test("D62: an unresponsive tmux is a timeout error, never a hang", async () => {
+Deno.test("src/tmux/ D62: an unresponsive tmux is a timeout error, never a hang", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const fake = `${dir}/slow-tmux`;
@@ -108,7 +108,7 @@ Deno.test("D62: an unresponsive tmux is a timeout error, never a hang", async ()
   }
 });
 
-Deno.test("C10: a tmux binary that does not resolve reports tmux not installed", async () => {
+Deno.test("src/tmux/ C10: a tmux binary that does not resolve reports tmux not installed", async () => {
   const error = await assertRejects(
     () => runTmux({ bin: "/nonexistent/tmux" }, ["list-panes"]),
     TmuxNotInstalledError,
@@ -133,7 +133,7 @@ Deno.test({
 });
 
 tmuxTest(
-  "R25: values tmux would parse (a lone ;, a trailing ;, quotes, $HOME, #) are written as text",
+  "src/tmux/ R25: values tmux would parse (a lone ;, a trailing ;, quotes, $HOME, #) are written as text",
   async (t) => {
     const pane = (await t.tmux("display", "-p", "-t", "main", "#{pane_id}")).trim();
     const values = [";", "end;", `it's "q" $HOME #x`, "a\\b"];

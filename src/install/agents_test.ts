@@ -34,7 +34,7 @@ Deno.test("every event a bundled manifest maps is one install-hooks wires", () =
   }
 });
 
-Deno.test("I11: Claude's wired events are exactly the contract's ten", () => {
+Deno.test("install agents I11: Claude's wired events are exactly the contract's ten", () => {
   assertEquals([...CLAUDE_EVENTS].sort(), [
     "Notification",
     "PermissionRequest",
@@ -49,7 +49,7 @@ Deno.test("I11: Claude's wired events are exactly the contract's ten", () => {
   ]);
 });
 
-Deno.test("I41, I59: the bundled templates carry the banner and the wrapper token", () => {
+Deno.test("install agents I41, I59: the bundled templates carry the banner and the wrapper token", () => {
   for (const name of ["opencode-plugin.js", "pi-extension.js"]) {
     const text = BUNDLED_INTEGRATIONS[name];
     assert(text.startsWith("// tma:managed-file"), `${name} lacks the banner`);

@@ -10,7 +10,7 @@ import type { Launcher } from "./launcher.ts";
 
 const launcher: Launcher = { argv: ["/opt/my tma/tma"], requires: ["/opt/my tma/tma"] };
 
-Deno.test("I4: the hook script late-binds the binary, sets TMA_HOOK_KIND and never fails", () => {
+Deno.test("focus hooks I4: the hook script late-binds the binary, sets TMA_HOOK_KIND and never fails", () => {
   const script = attentionScript("after-select-pane", launcher);
   assertEquals(
     script,
@@ -24,7 +24,7 @@ Deno.test("I4: the hook script late-binds the binary, sets TMA_HOOK_KIND and nev
   assertEquals(isTmaEntry('display-message "hi"'), false);
 });
 
-Deno.test("I4: printedScript() reads back what show-hooks prints", () => {
+Deno.test("printedScript() I4: reads back what show-hooks prints", () => {
   const printed =
     `run-shell "set -- /b/tma; [ -x '/b/tma' ] || set -- tma; TMA_HOOK_KIND=x \\"$@\\" clear-attention '#{pane_id}' 2>/dev/null || true"`;
   assertEquals(
@@ -34,7 +34,7 @@ Deno.test("I4: printedScript() reads back what show-hooks prints", () => {
   assertEquals(printedScript("display-message hi"), undefined);
 });
 
-Deno.test("G32: hooks-state files are named by socket name, or by the sanitised socket path", () => {
+Deno.test("focus hooks G32: hooks-state files are named by socket name, or by the sanitised socket path", () => {
   assertEquals(serverKey("/tmp/tmux-1000/default"), "default");
   assertEquals(serverKey("/tmp/tmux-0/tma-test-1"), "tma-test-1");
   assertEquals(serverKey("/run/x y/sock"), "run_x_y_sock");

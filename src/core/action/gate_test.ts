@@ -47,13 +47,13 @@ function reason(v: GateVerdict): string | null {
   return v.ok ? null : v.refusal.reason;
 }
 
-Deno.test("A11: identity first: no agent, or an agent the action does not cover, is wrong-agent", () => {
+Deno.test("checkGate() A11: identity first: no agent, or an agent the action does not cover, is wrong-agent", () => {
   assertEquals(reason(gate(approve, view({ agent: null }), ctx)), "wrong-agent");
   assertEquals(reason(gate(approve, view({ agent: "gemini" }), ctx)), "wrong-agent");
   assertEquals(reason(gate(approve, view({ agent: "pi" }), ctx)), "wrong-agent");
 });
 
-Deno.test("M34, A17: state and detail gate; --force skips when only", () => {
+Deno.test("checkGate() M34, A17: state and detail gate; --force skips when only", () => {
   assertEquals(gate(approve, view(), ctx).ok, true);
   assertEquals(reason(gate(approve, view({ state: "idle", detail: null }), ctx)), "gated");
   assertEquals(reason(gate(approve, view({ detail: "question" }), ctx)), "gated");
@@ -64,7 +64,7 @@ Deno.test("M34, A17: state and detail gate; --force skips when only", () => {
   );
 });
 
-Deno.test("A34: context bounds fail closed; no [telemetry.context] is no-coverage", () => {
+Deno.test("checkGate() A34: context bounds fail closed; no [telemetry.context] is no-coverage", () => {
   const idle = { state: "idle" as const, detail: null };
   assertEquals(reason(gate(compact, view(idle), ctx)), "gated");
   assertEquals(reason(gate(compact, view({ ...idle, contextPct: 74.9 }), ctx)), "gated");
@@ -75,7 +75,7 @@ Deno.test("A34: context bounds fail closed; no [telemetry.context] is no-coverag
   );
 });
 
-Deno.test("A26, A29: transports: Claude's hook lane with an id; the API lane's preconditions", () => {
+Deno.test("checkGate() A26, A29: transports: Claude's hook lane with an id; the API lane's preconditions", () => {
   const lane = gate(approve, view({ permissionRequest: "tma_1" }), ctx);
   assertEquals(lane.ok && lane.transport, {
     kind: "hook-lane",

@@ -1,14 +1,14 @@
 import { assertEquals } from "../../../tests/harness/assert.ts";
 import { type ActResult, batchExitCode, exitCodeOf, OUTCOMES, REASONS } from "./outcome.ts";
 
-Deno.test("P66: the outcome vocabulary is exactly the closed set", () => {
+Deno.test("act outcome P66: the outcome vocabulary is exactly the closed set", () => {
   assertEquals(
     [...OUTCOMES].sort(),
     ["error", "exited", "refused", "replied", "sent", "spawned", "timeout", "vanished"],
   );
 });
 
-Deno.test("P67: the reason vocabulary is the closed set plus prompt-changed (X. Beyond)", () => {
+Deno.test("act outcome P67: the reason vocabulary is the closed set plus prompt-changed (X. Beyond)", () => {
   assertEquals([...REASONS].sort(), [
     "gated",
     "locked",
@@ -20,7 +20,7 @@ Deno.test("P67: the reason vocabulary is the closed set plus prompt-changed (X. 
   ]);
 });
 
-Deno.test("C55: exit codes per outcome and reason", () => {
+Deno.test("exitCodeOf() C55: exit codes per outcome and reason", () => {
   assertEquals(exitCodeOf({ outcome: "sent", reason: null }), 0);
   assertEquals(exitCodeOf({ outcome: "replied", reason: null }), 0);
   assertEquals(exitCodeOf({ outcome: "spawned", reason: null }), 0);
@@ -52,7 +52,7 @@ function r(
   return { schema: 1, action: "a", pane: "%1", outcome, exit_code, reason };
 }
 
-Deno.test("C46: a batch exits with the worst target's code in the documented order", () => {
+Deno.test("batchExitCode() C46: a batch exits with the worst target's code in the documented order", () => {
   const sent = r("sent", 0);
   const locked = r("refused", 5, "locked");
   const gated = r("refused", 4, "gated");

@@ -70,11 +70,11 @@ const permission = { state: "blocked", detail: "permission", turn_end: false } a
 const start = { lifecycle: "start", turn_end: false } as const;
 const end = { lifecycle: "end", turn_end: false } as const;
 
-Deno.test("M1: the six bundled agent manifests parse", () => {
+Deno.test("bundled manifests M1: the six bundled agent manifests parse", () => {
   assertEquals([...agents.keys()], ["claude", "codex", "cursor", "gemini", "opencode", "pi"]);
 });
 
-Deno.test("M29: the seven bundled actions parse", () => {
+Deno.test("bundled manifests M29: the seven bundled actions parse", () => {
   assertEquals([...actions.keys()], [
     "approve",
     "compact",
@@ -86,7 +86,7 @@ Deno.test("M29: the seven bundled actions parse", () => {
   ]);
 });
 
-Deno.test("I15 I26 I36 I45 I53 I61: identity process names", () => {
+Deno.test("bundled manifests I15 I26 I36 I45 I53 I61: identity process names", () => {
   const names = Object.fromEntries([...agents].map(([k, m]) => [k, m.identity.process_names]));
   assertEquals(names, {
     claude: ["claude"],
@@ -98,13 +98,13 @@ Deno.test("I15 I26 I36 I45 I53 I61: identity process names", () => {
   });
 });
 
-Deno.test("D31: every bundled process name fits the 15-character comm", () => {
+Deno.test("bundled manifests D31: every bundled process name fits the 15-character comm", () => {
   for (const m of agents.values()) {
     for (const n of m.identity.process_names) assert(n.length <= 15, `${m.name}: ${n}`);
   }
 });
 
-Deno.test("D33: title patterns narrow the generic names", () => {
+Deno.test("bundled manifests D33: title patterns narrow the generic names", () => {
   const titles = (name: string, title: string) =>
     agent(name).identity.title_patterns.some((p) => p.re.test(title));
   assert(titles("gemini", "◇  Ready (ledger)" + " ".repeat(40)));
@@ -204,7 +204,7 @@ function recordedPane(tree: RecordedTree, title: string): PaneFacts {
   };
 }
 
-Deno.test("I15 I26 I36 I45 I61: the recorded process trees of the real agents identify", () => {
+Deno.test("bundled manifests I15 I26 I36 I45 I61: the recorded process trees of the real agents identify", () => {
   const profiles = buildModels(agents.values()).map((m) => m.profile);
   for (const name of ["claude", "codex", "gemini", "opencode", "pi"]) {
     const tree = recordedTree(name);
@@ -227,7 +227,7 @@ Deno.test("I15 I26 I36 I45 I61: the recorded process trees of the real agents id
   }
 });
 
-Deno.test("I26 I36: args_patterns match the recorded npm wrappers and Gemini's relaunch", () => {
+Deno.test("bundled manifests I26 I36: args_patterns match the recorded npm wrappers and Gemini's relaunch", () => {
   const argv = (name: string, line: string) =>
     agent(name).identity.args_patterns.some((p) => p.re.test(line));
   const codex = recordedTree("codex").rows;
@@ -244,7 +244,7 @@ Deno.test("I26 I36: args_patterns match the recorded npm wrappers and Gemini's r
   for (const row of gemini) assert(!argv("codex", row.args), row.args);
 });
 
-Deno.test("M9 M15 D17: hook coverage and capture visibility per agent", () => {
+Deno.test("bundled manifests M9 M15 D17: hook coverage and capture visibility per agent", () => {
   const coverage = Object.fromEntries(
     [...agents].map(([k, m]) => [k, { covers: m.hooks?.covers, visible: m.capture.visible }]),
   );
@@ -267,13 +267,13 @@ Deno.test("M9 M15 D17: hook coverage and capture visibility per agent", () => {
   });
 });
 
-Deno.test("D17: every bundled agent ships a positive idle rule", () => {
+Deno.test("bundled manifests D17: every bundled agent ships a positive idle rule", () => {
   for (const m of agents.values()) {
     assert(m.rules.some((r) => r.state === "idle" && !r.skip_state_update), m.name);
   }
 });
 
-Deno.test("I16 I27 I37 I46 I54 I62: rule slots, priorities and regions", () => {
+Deno.test("bundled manifests I16 I27 I37 I46 I54 I62: rule slots, priorities and regions", () => {
   const shape = Object.fromEntries(
     [...agents].map(([k, m]) => [
       k,
@@ -318,7 +318,7 @@ Deno.test("I16 I27 I37 I46 I54 I62: rule slots, priorities and regions", () => {
   });
 });
 
-Deno.test("M23: telemetry context blocks per agent", () => {
+Deno.test("bundled manifests M23: telemetry context blocks per agent", () => {
   const tele = Object.fromEntries([...agents].map(([k, m]) => [k, m.telemetry?.context ?? null]));
   assertEquals(tele, {
     claude: { channel: "event", format: "claude-statusline-json" },
@@ -330,7 +330,7 @@ Deno.test("M23: telemetry context blocks per agent", () => {
   });
 });
 
-Deno.test("I12: Claude's events map as agent-coverage says", () => {
+Deno.test("bundled manifests I12: Claude's events map as agent-coverage says", () => {
   assertEquals(claimFor("claude", "SessionStart"), start);
   for (const e of ["UserPromptSubmit", "PreToolUse", "PostToolUse"]) {
     assertEquals(claimFor("claude", e), working, e);
@@ -351,7 +351,7 @@ const notification = (type: string, message: string) =>
     message,
   });
 
-Deno.test("I12: Claude's permission and elicitation notifications block; the idle reminder does not", () => {
+Deno.test("bundled manifests I12: Claude's permission and elicitation notifications block; the idle reminder does not", () => {
   assertEquals(
     claimFor(
       "claude",
@@ -374,7 +374,7 @@ Deno.test("I12: Claude's permission and elicitation notifications block; the idl
   );
 });
 
-Deno.test("I14: the usage-limit matchers claim working/rate_limit and cannot match the other types", () => {
+Deno.test("bundled manifests I14: the usage-limit matchers claim working/rate_limit and cannot match the other types", () => {
   const entries = agent("claude").hooks!.map.filter((e) =>
     e.event === "Notification" && "state" in e.claim && e.claim.detail === "rate_limit"
   );
@@ -402,7 +402,7 @@ Deno.test("I14: the usage-limit matchers claim working/rate_limit and cannot mat
   }
 });
 
-Deno.test("I25: Codex's events map, notify by its type", () => {
+Deno.test("bundled manifests I25: Codex's events map, notify by its type", () => {
   const notify = JSON.stringify({ type: "agent-turn-complete", "thread-id": "t", "turn-id": "u" });
   assertEquals(claimFor("codex", "notify", notify), idleTurnEnd);
   assertStrictEquals(claimFor("codex", "notify", '{"type":"something-else"}'), null);
@@ -416,7 +416,7 @@ Deno.test("I25: Codex's events map, notify by its type", () => {
   assertEquals(claimFor("codex", "SessionEnd"), end);
 });
 
-Deno.test("I35: Gemini's events map; only ToolPermission blocks; model events stay unmapped", () => {
+Deno.test("bundled manifests I35: Gemini's events map; only ToolPermission blocks; model events stay unmapped", () => {
   assertEquals(claimFor("gemini", "SessionStart"), start);
   for (const e of ["BeforeAgent", "BeforeTool", "AfterTool"]) {
     assertEquals(claimFor("gemini", e), working, e);
@@ -440,7 +440,7 @@ Deno.test("I35: Gemini's events map; only ToolPermission blocks; model events st
   }
 });
 
-Deno.test("I43: OpenCode's plugin tokens map", () => {
+Deno.test("bundled manifests I43: OpenCode's plugin tokens map", () => {
   assertEquals(claimFor("opencode", "session-start"), start);
   assertEquals(claimFor("opencode", "user-prompt-submit"), working);
   assertEquals(claimFor("opencode", "stop"), idleTurnEnd);
@@ -454,7 +454,7 @@ Deno.test("I43: OpenCode's plugin tokens map", () => {
   assertStrictEquals(claimFor("opencode", "question-replied"), null);
 });
 
-Deno.test("I52: Cursor's events map; a user-aborted tool failure stays unmapped", () => {
+Deno.test("bundled manifests I52: Cursor's events map; a user-aborted tool failure stays unmapped", () => {
   assertEquals(claimFor("cursor", "sessionStart"), start);
   for (const e of ["beforeSubmitPrompt", "preToolUse", "postToolUse"]) {
     assertEquals(claimFor("cursor", e), working, e);
@@ -468,7 +468,7 @@ Deno.test("I52: Cursor's events map; a user-aborted tool failure stays unmapped"
   assertEquals(claimFor("cursor", "sessionEnd"), end);
 });
 
-Deno.test("I60: pi's extension events map", () => {
+Deno.test("bundled manifests I60: pi's extension events map", () => {
   assertEquals(claimFor("pi", "session_start"), start);
   assertEquals(claimFor("pi", "before_agent_start"), working);
   assertEquals(claimFor("pi", "tool_execution_start"), working);
@@ -477,7 +477,7 @@ Deno.test("I60: pi's extension events map", () => {
   assertEquals(claimFor("pi", "session_shutdown"), end);
 });
 
-Deno.test("M13: turn_end rides only the turn-ending events", () => {
+Deno.test("bundled manifests M13: turn_end rides only the turn-ending events", () => {
   const turnEnds = Object.fromEntries(
     [...agents].map(([k, m]) => [k, m.hooks!.map.filter((e) => e.turn_end).map((e) => e.event)]),
   );
@@ -491,7 +491,7 @@ Deno.test("M13: turn_end rides only the turn-ending events", () => {
   });
 });
 
-Deno.test("A1: approve", () => {
+Deno.test("bundled manifests A1: approve", () => {
   const a = action("approve");
   assertStrictEquals(a.kind, "keys");
   assertEquals(a.when, { state: ["blocked"], detail: ["permission"] });
@@ -499,14 +499,14 @@ Deno.test("A1: approve", () => {
   assertEquals(a.api, { opencode: { op: "permission-reply", reply: "once" } });
 });
 
-Deno.test("A2: deny", () => {
+Deno.test("bundled manifests A2: deny", () => {
   const a = action("deny");
   assertEquals(a.when, { state: ["blocked"], detail: ["permission"] });
   assertEquals(a.keys, { claude: ["Escape"], codex: ["Escape"], cursor: ["n"] });
   assertEquals(a.api, { opencode: { op: "permission-reply", reply: "reject" } });
 });
 
-Deno.test("A3 I50: interrupt (OpenCode needs two Escapes)", () => {
+Deno.test("bundled manifests A3 I50: interrupt (OpenCode needs two Escapes)", () => {
   const a = action("interrupt");
   assertEquals(a.when, { state: ["working"] });
   assertEquals(a.keys, {
@@ -522,13 +522,13 @@ Deno.test("A3 I50: interrupt (OpenCode needs two Escapes)", () => {
   assertEquals(a.api, {});
 });
 
-Deno.test("A4: compact", () => {
+Deno.test("bundled manifests A4: compact", () => {
   const a = action("compact");
   assertEquals(a.when, { state: ["idle"], context_pct_min: 75 });
   assertEquals(a.keys, { claude: ["/compact", "Enter"] });
 });
 
-Deno.test("A5: question_reject is API-only", () => {
+Deno.test("bundled manifests A5: question_reject is API-only", () => {
   const a = action("question_reject");
   assertStrictEquals(a.kind, "keys");
   assertEquals(a.when, { state: ["blocked"], detail: ["question"] });
@@ -536,7 +536,7 @@ Deno.test("A5: question_reject is API-only", () => {
   assertEquals(a.api, { opencode: { op: "question-reject" } });
 });
 
-Deno.test("A6: steer", () => {
+Deno.test("bundled manifests A6: steer", () => {
   const a = action("steer");
   assertStrictEquals(a.text, true);
   assertEquals(a.when, { state: ["idle"] });
@@ -545,14 +545,14 @@ Deno.test("A6: steer", () => {
   assert(!("gemini" in a.keys));
 });
 
-Deno.test("A7: steer_now", () => {
+Deno.test("bundled manifests A7: steer_now", () => {
   const a = action("steer_now");
   assertStrictEquals(a.text, true);
   assertEquals(a.when, { state: ["working"] });
   assertEquals(a.keys, { claude: ["{text}", "Enter"], codex: ["{text}", "Enter"] });
 });
 
-Deno.test("A9: no bundled action wires an always or session-wide grant", () => {
+Deno.test("bundled manifests A9: no bundled action wires an always or session-wide grant", () => {
   const grants: Record<string, string> = { claude: "2", codex: "p", cursor: "Tab" };
   for (const a of actions.values()) {
     for (const [name, seq] of Object.entries(a.keys)) {
@@ -565,7 +565,7 @@ Deno.test("A9: no bundled action wires an always or session-wide grant", () => {
   }
 });
 
-Deno.test("M47: every agent a bundled action names has a bundled manifest", () => {
+Deno.test("bundled manifests M47: every agent a bundled action names has a bundled manifest", () => {
   for (const a of actions.values()) {
     for (const name of [...Object.keys(a.keys), ...Object.keys(a.api), ...a.agents]) {
       assert(agents.has(name), `${a.name} names ${name}`);

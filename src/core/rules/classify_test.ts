@@ -46,7 +46,7 @@ skip_state_update = true
 match = { contains = "Showing transcript" }
 `;
 
-Deno.test("D16: slot order is blocked, then working, then idle", () => {
+Deno.test("classifyScreen() D16: slot order is blocked, then working, then idle", () => {
   assertEquals(SLOT_ORDER, ["blocked", "working", "idle"]);
   const m = manifest(RULES);
   const r = classifyScreen(m, { capture: "Allow once\nesc to cancel\n> \n", title: "⠋ x" });
@@ -56,19 +56,19 @@ Deno.test("D16: slot order is blocked, then working, then idle", () => {
   assertEquals(r.verdict, { kind: "claim", rule: r.best! });
 });
 
-Deno.test("D16: an idle composer on screen mid-turn loses to working chrome", () => {
+Deno.test("classifyScreen() D16: an idle composer on screen mid-turn loses to working chrome", () => {
   const r = classifyScreen(manifest(RULES), { capture: "esc to cancel\n> \n", title: "" });
   assertStrictEquals(r.best?.state, "working");
   assertStrictEquals(r.results[0].matched, true);
 });
 
-Deno.test("D16: within a slot the higher priority wins", () => {
+Deno.test("classifyScreen() D16: within a slot the higher priority wins", () => {
   const r = classifyScreen(manifest(RULES), { capture: "esc to cancel\n", title: "⠙ task" });
   assertStrictEquals(r.best?.index, 2);
   assertStrictEquals(r.best?.priority, 9);
 });
 
-Deno.test("D16: equal priority in a slot keeps the rule written first", () => {
+Deno.test("classifyScreen() D16: equal priority in a slot keeps the rule written first", () => {
   const m = manifest(`
 [[rules]]
 state = "idle"
@@ -83,7 +83,7 @@ match = { contains = "a" }
   assertStrictEquals(classifyScreen(m, { capture: "a\n", title: "" }).best?.index, 0);
 });
 
-Deno.test("D15: a matched skip_state_update rule reports a history view and freezes", () => {
+Deno.test("classifyScreen() D15: a matched skip_state_update rule reports a history view and freezes", () => {
   const r = classifyScreen(manifest(RULES), {
     capture: "esc to cancel\nShowing transcript\n",
     title: "",
@@ -112,7 +112,7 @@ Deno.test("classifyScreen() reports every rule tried, in manifest order", () => 
   assertEquals(r.verdict, { kind: "none" });
 });
 
-Deno.test("D26: colour is never a signal: escapes are stripped before matching", () => {
+Deno.test("classifyScreen() D26: colour is never a signal: escapes are stripped before matching", () => {
   const r = classifyScreen(manifest(RULES), {
     capture: "\x1b[38;5;174mesc to\x1b[39m to cancel\nesc \x1b[1mto cancel\x1b[0m\n",
     title: "",
@@ -120,7 +120,7 @@ Deno.test("D26: colour is never a signal: escapes are stripped before matching",
   assertStrictEquals(r.results[1].matched, true);
 });
 
-Deno.test("D27: visible keeps prior-turn scrollback out of a rule", () => {
+Deno.test("classifyScreen() D27: visible keeps prior-turn scrollback out of a rule", () => {
   const r = classifyScreen(manifest(RULES), {
     capture: "Allow once\nold turn\n> \n",
     title: "",
@@ -130,7 +130,7 @@ Deno.test("D27: visible keeps prior-turn scrollback out of a rule", () => {
   assertStrictEquals(r.best?.state, "idle");
 });
 
-Deno.test("M22: rule details are folded through [details] aliases at load", () => {
+Deno.test("classifyScreen() M22: rule details are folded through [details] aliases at load", () => {
   const m = manifest(`
 [[rules]]
 state = "working"

@@ -60,19 +60,19 @@ function widthOf(name: string): number | null {
 }
 
 for (const { folder, name, file } of [...own, ...real]) {
-  Deno.test(`M27: ${folder}${name} reads as ${file.state}`, () => {
+  Deno.test(`screen fixtures M27: ${folder}${name} reads as ${file.state}`, () => {
     const manifest = manifests.get(file.agent);
     if (!manifest) throw new Error(`${name}: no bundled manifest for agent "${file.agent}"`);
     assertEquals(checkScreenFile(manifest, file), []);
   });
 }
 
-Deno.test("M27: fixtures/screens holds screens for every bundled agent", () => {
+Deno.test("screen fixtures M27: fixtures/screens holds screens for every bundled agent", () => {
   const agents = new Set(own.map((f) => f.file.agent));
   assertEquals([...AGENTS].filter((a) => !agents.has(a)), []);
 });
 
-Deno.test("M27: every bundled rule fires at two widths and stays silent on a look-alike", () => {
+Deno.test("screen fixtures M27: every bundled rule fires at two widths and stays silent on a look-alike", () => {
   const gaps: string[] = [];
   for (const agent of AGENTS) {
     const manifest = manifests.get(agent)!;

@@ -6,7 +6,7 @@ function holds(match: unknown, lines: string[]): boolean {
   return evaluatePredicate(predicateSchema.parse(match), lines);
 }
 
-Deno.test("D28: contains is a substring of the region's text", () => {
+Deno.test("evaluatePredicate() D28: contains is a substring of the region's text", () => {
   assertStrictEquals(
     holds({ contains: "esc to cancel" }, ["⠏ Thinking... (esc to cancel, 3s)"]),
     true,
@@ -15,18 +15,18 @@ Deno.test("D28: contains is a substring of the region's text", () => {
   assertStrictEquals(holds({ contains: "a\nb" }, ["a", "b"]), true);
 });
 
-Deno.test("D28: regex runs over the joined region, ^ anchoring its start", () => {
+Deno.test("evaluatePredicate() D28: regex runs over the joined region, ^ anchoring its start", () => {
   assertStrictEquals(holds({ regex: "^✳" }, ["✳ Claude Code"]), true);
   assertStrictEquals(holds({ regex: "^b" }, ["a", "b"]), false);
   assertStrictEquals(holds({ regex: "a\\nb" }, ["a", "b"]), true);
 });
 
-Deno.test("D28: line_regex holds when one line matches", () => {
+Deno.test("evaluatePredicate() D28: line_regex holds when one line matches", () => {
   assertStrictEquals(holds({ line_regex: "^b$" }, ["a", "b", "c"]), true);
   assertStrictEquals(holds({ line_regex: "^a b$" }, ["a", "b"]), false);
 });
 
-Deno.test("D28: last_line tests the bottommost selected line only", () => {
+Deno.test("evaluatePredicate() D28: last_line tests the bottommost selected line only", () => {
   const match = {
     last_line: { select: "^[·✻] \\S", match: { contains: "…" } },
   };
@@ -39,18 +39,18 @@ Deno.test("D28: last_line tests the bottommost selected line only", () => {
   );
 });
 
-Deno.test("D28: last_line with no selected line is no match, even under not", () => {
+Deno.test("evaluatePredicate() D28: last_line with no selected line is no match, even under not", () => {
   const match = { last_line: { select: "^✻", match: { not: { contains: "x" } } } };
   assertStrictEquals(holds(match, ["a", "b"]), false);
   assertStrictEquals(holds({ not: match }, ["a", "b"]), true);
 });
 
-Deno.test("D28: last_line's nested predicate sees a one-line region", () => {
+Deno.test("evaluatePredicate() D28: last_line's nested predicate sees a one-line region", () => {
   const match = { last_line: { select: "^›", match: { regex: "^› Ask$" } } };
   assertStrictEquals(holds(match, ["x", "› Ask", "y"]), true);
 });
 
-Deno.test("D28: any, all and not combine", () => {
+Deno.test("evaluatePredicate() D28: any, all and not combine", () => {
   const lines = ["Allow once", "Reject"];
   assertStrictEquals(
     holds({ all: [{ contains: "Allow once" }, { contains: "Reject" }] }, lines),
@@ -65,7 +65,7 @@ Deno.test("D28: any, all and not combine", () => {
   assertStrictEquals(holds({ not: { contains: "Reject" } }, lines), false);
 });
 
-Deno.test("D28: an empty region matches nothing positive", () => {
+Deno.test("evaluatePredicate() D28: an empty region matches nothing positive", () => {
   assertStrictEquals(holds({ line_regex: ".*" }, []), false);
   assertStrictEquals(holds({ regex: "^$" }, []), true);
 });

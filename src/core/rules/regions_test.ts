@@ -4,19 +4,19 @@ import { dropTrailingBlank, prepareScreen, regionLines } from "./regions.ts";
 
 const region = (spec: string) => regionSchema.parse(spec);
 
-Deno.test("D27: tail_lines(N) reads the last N lines", () => {
+Deno.test("regionLines() D27: tail_lines(N) reads the last N lines", () => {
   const screen = prepareScreen({ capture: "a\nb\nc\nd\n", title: "" });
   assertEquals(regionLines(screen, region("tail_lines(2)")), ["c", "d"]);
   assertEquals(regionLines(screen, region("tail_lines(10)")), ["a", "b", "c", "d"]);
 });
 
-Deno.test("D27: visible is the last pane_height lines, keeping scrollback out", () => {
+Deno.test("regionLines() D27: visible is the last pane_height lines, keeping scrollback out", () => {
   // Three scrollback rows above a two-row viewport.
   const screen = prepareScreen({ capture: "old1\nold2\nold3\nnew1\nnew2\n", title: "", height: 2 });
   assertEquals(regionLines(screen, region("visible")), ["new1", "new2"]);
 });
 
-Deno.test("D27: visible is the whole capture when the height is unknown", () => {
+Deno.test("regionLines() D27: visible is the whole capture when the height is unknown", () => {
   const capture = "one\ntwo\nthree\n";
   assertEquals(regionLines(prepareScreen({ capture, title: "" }), region("visible")), [
     "one",
@@ -29,12 +29,12 @@ Deno.test("D27: visible is the whole capture when the height is unknown", () => 
   );
 });
 
-Deno.test("D27: title is the pane title, escapes stripped", () => {
+Deno.test("regionLines() D27: title is the pane title, escapes stripped", () => {
   const screen = prepareScreen({ capture: "x\n", title: "\x1b[1m⠂ Claude Code\x1b[0m" });
   assertEquals(regionLines(screen, region("title")), ["⠂ Claude Code"]);
 });
 
-Deno.test("D27: trailing blank rows are dropped before tail_lines counts", () => {
+Deno.test("regionLines() D27: trailing blank rows are dropped before tail_lines counts", () => {
   // A main-screen agent on a fresh session: the composer and its mode line,
   // then a column of empty (or escape-only) rows down to the bottom.
   const rows = ["banner", "─────", "❯ ", "─────", "  ⏵⏵ accept edits on"];
@@ -44,13 +44,13 @@ Deno.test("D27: trailing blank rows are dropped before tail_lines counts", () =>
   assertEquals(regionLines(screen, region("visible")), rows);
 });
 
-Deno.test("D27: dropping blanks never pulls scrollback into visible", () => {
+Deno.test("regionLines() D27: dropping blanks never pulls scrollback into visible", () => {
   // The viewport (last 3 rows) is blank: visible is empty, not the rows above.
   const screen = prepareScreen({ capture: "scrolled\naway\n\n\n\n", title: "", height: 3 });
   assertEquals(regionLines(screen, region("visible")), []);
 });
 
-Deno.test("D27: blank rows inside the region are kept", () => {
+Deno.test("regionLines() D27: blank rows inside the region are kept", () => {
   const screen = prepareScreen({ capture: "a\n\nb\n\n", title: "" });
   assertEquals(regionLines(screen, region("tail_lines(3)")), ["a", "", "b"]);
 });

@@ -26,7 +26,8 @@ function shared(name: string) {
 }
 
 Deno.test({
-  name: "I18/I19/I20: a shared normal statusline reads percent, tokens, model and session",
+  name:
+    "parseClaudeStatusline() I18/I19/I20: a shared normal statusline reads percent, tokens, model and session",
   ignore: !HAVE_SHARED,
   fn() {
     assertEquals(shared("claude_statusline_context.json"), {
@@ -39,7 +40,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "I8: a shared context_window: null clears the percent and the count",
+  name:
+    "parseClaudeStatusline() I8: a shared context_window: null clears the percent and the count",
   ignore: !HAVE_SHARED,
   fn() {
     const r = shared("claude_statusline_null_context.json");
@@ -49,7 +51,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "I18/I19: a shared cumulative reading above 100 is ignored and the count cleared",
+  name:
+    "parseClaudeStatusline() I18/I19: a shared cumulative reading above 100 is ignored and the count cleared",
   ignore: !HAVE_SHARED,
   fn() {
     const r = shared("claude_statusline_cumulative.json");
@@ -59,7 +62,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "I19: a shared 2.1.131 payload keeps its percent but clears the count",
+  name:
+    "parseClaudeStatusline() I19: a shared 2.1.131 payload keeps its percent but clears the count",
   ignore: !HAVE_SHARED,
   fn() {
     const r = shared("claude_statusline_pre_fix_version.json");
@@ -68,7 +72,7 @@ Deno.test({
   },
 });
 
-Deno.test("I21/I9/P26: a full statusline reads every field, quota and cost as stated", () => {
+Deno.test("parseClaudeStatusline() I21/I9/P26: a full statusline reads every field, quota and cost as stated", () => {
   assertEquals(own("claude_statusline_full.json"), {
     sessionId: SESSION,
     model: "claude-opus-4-8",
@@ -79,7 +83,7 @@ Deno.test("I21/I9/P26: a full statusline reads every field, quota and cost as st
   });
 });
 
-Deno.test("I8: a payload without context_window changes neither percent nor count", () => {
+Deno.test("parseClaudeStatusline() I8: a payload without context_window changes neither percent nor count", () => {
   const r = own("claude_statusline_missing_context.json");
   assertStrictEquals("contextPct" in r, false);
   assertStrictEquals("tokens" in r, false);
@@ -87,31 +91,31 @@ Deno.test("I8: a payload without context_window changes neither percent nor coun
   assertStrictEquals("quota" in r, false);
 });
 
-Deno.test("I8: a null used_percentage is Claude's null report, a clear", () => {
+Deno.test("parseClaudeStatusline() I8: a null used_percentage is Claude's null report, a clear", () => {
   const r = own("claude_statusline_null_used_percentage.json");
   assertStrictEquals(r.contextPct, null);
   assertStrictEquals(r.tokens, null);
 });
 
-Deno.test("I18/I19: a cumulative pre-fix build is ignored and its count cleared", () => {
+Deno.test("parseClaudeStatusline() I18/I19: a cumulative pre-fix build is ignored and its count cleared", () => {
   const r = own("claude_statusline_cumulative_pre_fix.json");
   assertStrictEquals("contextPct" in r, false);
   assertStrictEquals(r.tokens, null);
 });
 
-Deno.test("I8: a reading above 100 on a fixed build says nothing at all", () => {
+Deno.test("parseClaudeStatusline() I8: a reading above 100 on a fixed build says nothing at all", () => {
   const r = own("claude_statusline_over_100_post_fix.json");
   assertStrictEquals("contextPct" in r, false);
   assertStrictEquals("tokens" in r, false);
 });
 
-Deno.test("I19: a payload with no version cannot vouch for its count", () => {
+Deno.test("parseClaudeStatusline() I19: a payload with no version cannot vouch for its count", () => {
   const r = own("claude_statusline_no_version.json");
   assertStrictEquals(r.contextPct, 33);
   assertStrictEquals(r.tokens, null);
 });
 
-Deno.test("I19: 2.1.132 is the first build whose count is stamped", () => {
+Deno.test("parseClaudeStatusline() I19: 2.1.132 is the first build whose count is stamped", () => {
   const payload = (version: string) =>
     JSON.stringify({
       version,
@@ -123,7 +127,7 @@ Deno.test("I19: 2.1.132 is the first build whose count is stamped", () => {
   assertStrictEquals(parseClaudeStatusline(payload("10.0.1-beta"), { nowMs: NOW }).tokens, 20000);
 });
 
-Deno.test("P19: a fixed build whose percent comes without a count clears the count", () => {
+Deno.test("parseClaudeStatusline() P19: a fixed build whose percent comes without a count clears the count", () => {
   const r = parseClaudeStatusline(
     JSON.stringify({ version: "2.1.212", context_window: { used_percentage: 12 } }),
     { nowMs: NOW },
@@ -132,7 +136,7 @@ Deno.test("P19: a fixed build whose percent comes without a count clears the cou
   assertStrictEquals(r.tokens, null);
 });
 
-Deno.test("D44: a subagent's statusline reports its own session id, which the filter drops", () => {
+Deno.test("parseClaudeStatusline() D44: a subagent's statusline reports its own session id, which the filter drops", () => {
   const r = own("claude_statusline_subagent.json");
   assertStrictEquals(r.sessionId, "a41f0e77-2c3b-4d8e-b6a5-97c0d1e2f3a4");
   assertStrictEquals(r.contextPct, 9);
@@ -140,7 +144,7 @@ Deno.test("D44: a subagent's statusline reports its own session id, which the fi
   assertStrictEquals(acceptsSession(SESSION, own("claude_statusline_full.json").sessionId), true);
 });
 
-Deno.test("I9/P24: a window without resets_at counts, and a tie goes to the first listed", () => {
+Deno.test("parseClaudeStatusline() I9/P24: a window without resets_at counts, and a tie goes to the first listed", () => {
   assertEquals(own("claude_statusline_rate_limits_no_resets.json").quota, {
     pct: 55,
     window: "five_hour",
@@ -148,7 +152,7 @@ Deno.test("I9/P24: a window without resets_at counts, and a tie goes to the firs
   });
 });
 
-Deno.test("I9: a window whose resets_at has passed is ignored", () => {
+Deno.test("parseClaudeStatusline() I9: a window whose resets_at has passed is ignored", () => {
   assertEquals(own("claude_statusline_rate_limits_expired.json").quota, {
     pct: 40,
     window: "seven_day",
@@ -163,7 +167,7 @@ Deno.test("I9: a window whose resets_at has passed is ignored", () => {
   assertStrictEquals(earlier.quota?.pct, 96);
 });
 
-Deno.test("P23: spend_limit is a window like the others", () => {
+Deno.test("parseClaudeStatusline() P23: spend_limit is a window like the others", () => {
   assertEquals(own("claude_statusline_spend_limit.json").quota, {
     pct: 99,
     window: "spend_limit",
@@ -171,7 +175,7 @@ Deno.test("P23: spend_limit is a window like the others", () => {
   });
 });
 
-Deno.test("I9: a malformed rate_limits block or window is ignored, never a clear", () => {
+Deno.test("parseClaudeStatusline() I9: a malformed rate_limits block or window is ignored, never a clear", () => {
   const r = parseClaudeStatusline(
     JSON.stringify({
       rate_limits: { five_hour: "full", seven_day: { used_percentage: "40" } },
@@ -182,7 +186,7 @@ Deno.test("I9: a malformed rate_limits block or window is ignored, never a clear
   assertEquals(r, {});
 });
 
-Deno.test("I8: a malformed document throws MalformedPayloadError", () => {
+Deno.test("parseClaudeStatusline() I8: a malformed document throws MalformedPayloadError", () => {
   assertThrows(
     () =>
       parseClaudeStatusline(
@@ -199,7 +203,7 @@ Deno.test("I8: a malformed document throws MalformedPayloadError", () => {
   assertThrows(() => parseClaudeStatusline("", { nowMs: NOW }), MalformedPayloadError);
 });
 
-Deno.test("I8: a context_window of the wrong type is ignored rather than cleared", () => {
+Deno.test("parseClaudeStatusline() I8: a context_window of the wrong type is ignored rather than cleared", () => {
   const r = parseClaudeStatusline(JSON.stringify({ context_window: "78%" }), { nowMs: NOW });
   assertEquals(r, {});
 });

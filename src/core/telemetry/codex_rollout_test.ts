@@ -28,7 +28,8 @@ function own(name: string) {
 }
 
 Deno.test({
-  name: "I29/I31: the shared rollout's newest token_count gives the gauge, turn_context the model",
+  name:
+    "parseCodexRollout() I29/I31: the shared rollout's newest token_count gives the gauge, turn_context the model",
   ignore: !HAVE_SHARED,
   fn() {
     // (151234 + 4820) / 272000 = 57.4%
@@ -43,7 +44,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "I29: the shared rollout with no token_count stamps no gauge",
+  name: "parseCodexRollout() I29: the shared rollout with no token_count stamps no gauge",
   ignore: !HAVE_SHARED,
   fn() {
     assertEquals(
@@ -53,7 +54,7 @@ Deno.test({
   },
 });
 
-Deno.test("I29/I9/I31: newest token_count, its rate limits and the newest model", () => {
+Deno.test("parseCodexRollout() I29/I9/I31: newest token_count, its rate limits and the newest model", () => {
   // (130000 + 6000) / 272000 = 50%; the model switched mid-session.
   assertEquals(own("codex_rollout_rate_limits.jsonl"), {
     contextPct: 50,
@@ -62,23 +63,23 @@ Deno.test("I29/I9/I31: newest token_count, its rate limits and the newest model"
   });
 });
 
-Deno.test("I30: no Codex reading ever carries a token count", () => {
+Deno.test("parseCodexRollout() I30: no Codex reading ever carries a token count", () => {
   for (const entry of Deno.readDirSync(OWN)) {
     if (!entry.name.startsWith("codex_rollout_")) continue;
     assertStrictEquals("tokens" in own(entry.name), false, entry.name);
   }
 });
 
-Deno.test("I29: a truncated last line is dropped and the complete record before it wins", () => {
+Deno.test("parseCodexRollout() I29: a truncated last line is dropped and the complete record before it wins", () => {
   // (88010 + 2140) / 272000 = 33.1%; the cut newer record would have said 77%.
   assertStrictEquals(own("codex_rollout_truncated_last_line.jsonl").contextPct, 33);
 });
 
-Deno.test("I29: a truncated first line (the tail read cut into it) is dropped", () => {
+Deno.test("parseCodexRollout() I29: a truncated first line (the tail read cut into it) is dropped", () => {
   assertEquals(own("codex_rollout_truncated_first_line.jsonl"), { model: "gpt-5-codex" });
 });
 
-Deno.test("I29: garbage lines are tolerated", () => {
+Deno.test("parseCodexRollout() I29: garbage lines are tolerated", () => {
   assertEquals(own("codex_rollout_garbage_lines.jsonl"), {
     contextPct: 20,
     model: "gpt-5-codex",
@@ -86,16 +87,16 @@ Deno.test("I29: garbage lines are tolerated", () => {
   });
 });
 
-Deno.test("I29: a rollout with no token_count stamps no gauge and no quota", () => {
+Deno.test("parseCodexRollout() I29: a rollout with no token_count stamps no gauge and no quota", () => {
   assertEquals(own("codex_rollout_no_token_count.jsonl"), { model: "gpt-5-codex" });
 });
 
-Deno.test("I29: a malformed tail is a miss, not an error", () => {
+Deno.test("parseCodexRollout() I29: a malformed tail is a miss, not an error", () => {
   assertEquals(own("codex_rollout_malformed.jsonl"), {});
   assertEquals(parseCodexRollout("", { nowMs: NOW }), {});
 });
 
-Deno.test("I9/P24: a Codex window without resets_at counts with no reset time", () => {
+Deno.test("parseCodexRollout() I9/P24: a Codex window without resets_at counts with no reset time", () => {
   assertEquals(own("codex_rollout_rate_limits_no_resets.jsonl").quota, {
     pct: 22,
     window: "primary",
@@ -103,7 +104,7 @@ Deno.test("I9/P24: a Codex window without resets_at counts with no reset time", 
   });
 });
 
-Deno.test("I9: a Codex window whose resets_at has passed is ignored", () => {
+Deno.test("parseCodexRollout() I9: a Codex window whose resets_at has passed is ignored", () => {
   assertEquals(own("codex_rollout_rate_limits_expired.jsonl").quota, {
     pct: 51,
     window: "secondary",
@@ -111,7 +112,7 @@ Deno.test("I9: a Codex window whose resets_at has passed is ignored", () => {
   });
 });
 
-Deno.test("I29: gauge and quota each come from the newest record that carries them", () => {
+Deno.test("parseCodexRollout() I29: gauge and quota each come from the newest record that carries them", () => {
   assertEquals(own("codex_rollout_info_null.jsonl"), {
     contextPct: 33,
     model: "gpt-5-codex",
@@ -119,15 +120,15 @@ Deno.test("I29: gauge and quota each come from the newest record that carries th
   });
 });
 
-Deno.test("R24: no model_context_window, no gauge (no window guessing)", () => {
+Deno.test("parseCodexRollout() R24: no model_context_window, no gauge (no window guessing)", () => {
   assertEquals(own("codex_rollout_no_window.jsonl"), { model: "gpt-5-codex" });
 });
 
-Deno.test("I8: a Codex percent above 100 is ignored", () => {
+Deno.test("parseCodexRollout() I8: a Codex percent above 100 is ignored", () => {
   assertEquals(own("codex_rollout_over_100.jsonl"), { model: "gpt-5-codex" });
 });
 
-Deno.test("I29: CRLF line ends read like LF", () => {
+Deno.test("parseCodexRollout() I29: CRLF line ends read like LF", () => {
   const text = read(OWN, "codex_rollout_rate_limits.jsonl").replaceAll("\n", "\r\n");
   assertStrictEquals(parseCodexRollout(text, { nowMs: NOW }).contextPct, 50);
 });

@@ -19,7 +19,8 @@ function parse(dir: URL, name: string) {
 }
 
 Deno.test({
-  name: "I56/I57: the shared Cursor payload reads 130000 / 200000 as 65% and 130000 tokens",
+  name:
+    "parseCursorStatusline() I56/I57: the shared Cursor payload reads 130000 / 200000 as 65% and 130000 tokens",
   ignore: !HAVE_SHARED,
   fn() {
     assertEquals(parse(SHARED, "cursor_statusline_context.json"), {
@@ -31,14 +32,15 @@ Deno.test({
 });
 
 Deno.test({
-  name: "I56: the shared Cursor payload without context_window says nothing",
+  name:
+    "parseCursorStatusline() I56: the shared Cursor payload without context_window says nothing",
   ignore: !HAVE_SHARED,
   fn() {
     assertEquals(parse(SHARED, "cursor_statusline_no_context.json"), { sessionId: SESSION });
   },
 });
 
-Deno.test("I56/I57: a normal Cursor payload, and no model, cost or quota from it", () => {
+Deno.test("parseCursorStatusline() I56/I57: a normal Cursor payload, and no model, cost or quota from it", () => {
   assertEquals(parse(OWN, "cursor_statusline_normal.json"), {
     sessionId: SESSION,
     contextPct: 24,
@@ -46,23 +48,23 @@ Deno.test("I56/I57: a normal Cursor payload, and no model, cost or quota from it
   });
 });
 
-Deno.test("I56: a missing context_window_size is ignored, never a clear", () => {
+Deno.test("parseCursorStatusline() I56: a missing context_window_size is ignored, never a clear", () => {
   assertEquals(parse(OWN, "cursor_statusline_missing_size.json"), { sessionId: SESSION });
 });
 
-Deno.test("I56: a null context_window is ignored, never a clear", () => {
+Deno.test("parseCursorStatusline() I56: a null context_window is ignored, never a clear", () => {
   assertEquals(parse(OWN, "cursor_statusline_null_context.json"), { sessionId: SESSION });
 });
 
-Deno.test("R24: a payload change (numbers as strings) degrades to an absent gauge", () => {
+Deno.test("parseCursorStatusline() R24: a payload change (numbers as strings) degrades to an absent gauge", () => {
   assertEquals(parse(OWN, "cursor_statusline_string_fields.json"), { sessionId: SESSION });
 });
 
-Deno.test("I8: a Cursor ratio above 100 is ignored", () => {
+Deno.test("parseCursorStatusline() I8: a Cursor ratio above 100 is ignored", () => {
   assertEquals(parse(OWN, "cursor_statusline_over_100.json"), { sessionId: SESSION });
 });
 
-Deno.test("I56: a zero window is ignored rather than divided by", () => {
+Deno.test("parseCursorStatusline() I56: a zero window is ignored rather than divided by", () => {
   const r = parseCursorStatusline(
     JSON.stringify({ context_window: { total_input_tokens: 0, context_window_size: 0 } }),
     { nowMs: NOW },
@@ -70,7 +72,7 @@ Deno.test("I56: a zero window is ignored rather than divided by", () => {
   assertEquals(r, {});
 });
 
-Deno.test("I8: a malformed Cursor document throws MalformedPayloadError", () => {
+Deno.test("parseCursorStatusline() I8: a malformed Cursor document throws MalformedPayloadError", () => {
   assertThrows(() => parse(OWN, "cursor_statusline_malformed.json"), MalformedPayloadError);
   assertThrows(
     () => parseCursorStatusline("{", { nowMs: NOW }),

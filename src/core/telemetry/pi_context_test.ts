@@ -20,7 +20,8 @@ function parse(dir: URL, name: string) {
 }
 
 Deno.test({
-  name: "I64/I65: the shared pi payload reads the precomputed percent and the tokens",
+  name:
+    "parsePiContext() I64/I65: the shared pi payload reads the precomputed percent and the tokens",
   ignore: !HAVE_SHARED,
   fn() {
     assertEquals(parse(SHARED, "pi_context.json"), {
@@ -32,7 +33,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "I64: the shared null context_usage and unknown-window payloads stamp nothing",
+  name:
+    "parsePiContext() I64: the shared null context_usage and unknown-window payloads stamp nothing",
   ignore: !HAVE_SHARED,
   fn() {
     assertEquals(parse(SHARED, "pi_context_missing.json"), { sessionId: SHARED_SESSION });
@@ -42,7 +44,7 @@ Deno.test({
   },
 });
 
-Deno.test("I64/I65: a normal pi payload rounds the percent", () => {
+Deno.test("parsePiContext() I64/I65: a normal pi payload rounds the percent", () => {
   assertEquals(parse(OWN, "pi_context_normal.json"), {
     sessionId: SESSION,
     contextPct: 31,
@@ -50,15 +52,15 @@ Deno.test("I64/I65: a normal pi payload rounds the percent", () => {
   });
 });
 
-Deno.test("I64: after a /compact (null percent and window) pi stamps nothing", () => {
+Deno.test("parsePiContext() I64: after a /compact (null percent and window) pi stamps nothing", () => {
   assertEquals(parse(OWN, "pi_context_after_compact.json"), { sessionId: SESSION });
 });
 
-Deno.test("I64: an omitted context_usage stamps nothing", () => {
+Deno.test("parsePiContext() I64: an omitted context_usage stamps nothing", () => {
   assertEquals(parse(OWN, "pi_context_omitted.json"), { sessionId: SESSION });
 });
 
-Deno.test("P19: a pi reading without a count clears the stored count", () => {
+Deno.test("parsePiContext() P19: a pi reading without a count clears the stored count", () => {
   assertEquals(parse(OWN, "pi_context_null_tokens.json"), {
     sessionId: SESSION,
     contextPct: 30,
@@ -66,11 +68,11 @@ Deno.test("P19: a pi reading without a count clears the stored count", () => {
   });
 });
 
-Deno.test("I8: a pi percent above 100 is ignored", () => {
+Deno.test("parsePiContext() I8: a pi percent above 100 is ignored", () => {
   assertEquals(parse(OWN, "pi_context_over_100.json"), { sessionId: SESSION });
 });
 
-Deno.test("I8: a malformed pi document throws MalformedPayloadError", () => {
+Deno.test("parsePiContext() I8: a malformed pi document throws MalformedPayloadError", () => {
   assertThrows(() => parse(OWN, "pi_context_malformed.json"), MalformedPayloadError);
   assertThrows(
     () => parsePiContext("42", { nowMs: NOW }),

@@ -3,7 +3,7 @@ import { pickQuota } from "./quota.ts";
 
 const NOW = 1_785_000_000_000;
 
-Deno.test("I9: the window closest to exhaustion wins", () => {
+Deno.test("pickQuota() I9: the window closest to exhaustion wins", () => {
   assertEquals(
     pickQuota([
       { window: "five_hour", usedPct: 40, resetsAtMs: NOW + 1 },
@@ -13,7 +13,7 @@ Deno.test("I9: the window closest to exhaustion wins", () => {
   );
 });
 
-Deno.test("I9: a tie goes to the window listed first, judged on the stated numbers", () => {
+Deno.test("pickQuota() I9: a tie goes to the window listed first, judged on the stated numbers", () => {
   assertStrictEquals(
     pickQuota([
       { window: "primary", usedPct: 50, resetsAtMs: null },
@@ -31,7 +31,7 @@ Deno.test("I9: a tie goes to the window listed first, judged on the stated numbe
   );
 });
 
-Deno.test("I9: a window resetting at or before now is ignored", () => {
+Deno.test("pickQuota() I9: a window resetting at or before now is ignored", () => {
   assertEquals(
     pickQuota([
       { window: "five_hour", usedPct: 99, resetsAtMs: NOW },
@@ -41,7 +41,7 @@ Deno.test("I9: a window resetting at or before now is ignored", () => {
   );
 });
 
-Deno.test("I9: a percentage outside 0-100 is ignored, and no window means no reading", () => {
+Deno.test("pickQuota() I9: a percentage outside 0-100 is ignored, and no window means no reading", () => {
   assertStrictEquals(
     pickQuota([
       { window: "five_hour", usedPct: 140, resetsAtMs: null },

@@ -20,7 +20,7 @@ const PREFIX_FORMAT: Record<string, string> = {
   pi_: "pi-context-json",
 };
 
-Deno.test("M23: every compiled-in format is known", () => {
+Deno.test("parseTelemetry() M23: every compiled-in format is known", () => {
   assertEquals([...TELEMETRY_FORMATS], [
     "claude-statusline-json",
     "codex-rollout-jsonl",
@@ -32,7 +32,7 @@ Deno.test("M23: every compiled-in format is known", () => {
   assertStrictEquals(isTelemetryFormat(42), false);
 });
 
-Deno.test("M23: an unknown format is refused at read time with a clear error", () => {
+Deno.test("parseTelemetry() M23: an unknown format is refused at read time with a clear error", () => {
   const e = assertThrows(
     () => parseTelemetry("claude-json", "{}", { nowMs: NOW }),
     UnknownFormatError,
@@ -44,7 +44,7 @@ Deno.test("M23: an unknown format is refused at read time with a clear error", (
   assert(e.message.includes("codex-rollout-jsonl"));
 });
 
-Deno.test("I8: a malformed payload through the registry throws MalformedPayloadError", () => {
+Deno.test("parseTelemetry() I8: a malformed payload through the registry throws MalformedPayloadError", () => {
   const e = assertThrows(
     () => parseTelemetry("pi-context-json", "not json", { nowMs: NOW }),
     MalformedPayloadError,

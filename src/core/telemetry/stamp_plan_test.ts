@@ -28,7 +28,7 @@ function lane(chains: TelemetryChain[], name: "context" | "quota"): TelemetryCha
   return chains.find((chain) => chain.lane === name);
 }
 
-Deno.test("P17-P26: a full reading stamps both lanes, each evidence time last", () => {
+Deno.test("planTelemetryWrites() P17-P26: a full reading stamps both lanes, each evidence time last", () => {
   const chains = plan({
     contextPct: 78,
     tokens: 156000,
@@ -63,7 +63,7 @@ Deno.test("P17-P26: a full reading stamps both lanes, each evidence time last", 
   ]);
 });
 
-Deno.test("P18: a null report clears the percent and the count but advances context_at", () => {
+Deno.test("planTelemetryWrites() P18: a null report clears the percent and the count but advances context_at", () => {
   const prior: PaneOptions = {
     "@agent_context_pct": "40",
     "@agent_context_at": String(EV - 5000),
@@ -80,7 +80,7 @@ Deno.test("P18: a null report clears the percent and the count but advances cont
   assertStrictEquals(context.guard, TOKENS_GUARD);
 });
 
-Deno.test("I8: a reading that says nothing changes nothing", () => {
+Deno.test("planTelemetryWrites() I8: a reading that says nothing changes nothing", () => {
   const prior: PaneOptions = {
     "@agent_context_pct": "40",
     "@agent_context_at": String(EV - 5000),
@@ -92,7 +92,7 @@ Deno.test("I8: a reading that says nothing changes nothing", () => {
   assertEquals(plan({ sessionId: "s1" }, PUSH, prior), []);
 });
 
-Deno.test("I8: a missing context block leaves context_at alone even when other fields ride", () => {
+Deno.test("planTelemetryWrites() I8: a missing context block leaves context_at alone even when other fields ride", () => {
   const chains = plan({ model: "gpt-5-codex" }, PULL);
   assertEquals(chains, [{
     lane: "context",
@@ -101,7 +101,7 @@ Deno.test("I8: a missing context block leaves context_at alone even when other f
   }]);
 });
 
-Deno.test("P19: an observation without a count clears a stored count", () => {
+Deno.test("planTelemetryWrites() P19: an observation without a count clears a stored count", () => {
   const prior: PaneOptions = { "@agent_tokens": "90000", "@agent_tokens_at": String(EV - 1) };
   const context = lane(plan({ contextPct: 50, tokens: null }, PUSH, prior), "context")!;
   assertEquals(context.writes, [
@@ -120,7 +120,7 @@ Deno.test("P19: an observation without a count clears a stored count", () => {
   assertStrictEquals(countOnly.guard, TOKENS_GUARD);
 });
 
-Deno.test("I30: a channel without a footprint never stamps tokens", () => {
+Deno.test("planTelemetryWrites() I30: a channel without a footprint never stamps tokens", () => {
   assertStrictEquals(formatCarriesTokens("codex-rollout-jsonl"), false);
   assertStrictEquals(formatCarriesTokens("claude-statusline-json"), true);
   assertStrictEquals(formatCarriesTokens("cursor-statusline-json"), true);
@@ -141,7 +141,7 @@ Deno.test("I30: a channel without a footprint never stamps tokens", () => {
   assertEquals(plan({ tokens: null }, PULL, prior), []);
 });
 
-Deno.test("I9, P25: quota is never cleared by a reading without one", () => {
+Deno.test("planTelemetryWrites() I9, P25: quota is never cleared by a reading without one", () => {
   const prior: PaneOptions = {
     "@agent_quota_pct": "88",
     "@agent_quota_window": "seven_day",
@@ -155,7 +155,7 @@ Deno.test("I9, P25: quota is never cleared by a reading without one", () => {
   }
 });
 
-Deno.test("P24: a window with no stated reset leaves resets_at absent", () => {
+Deno.test("planTelemetryWrites() P24: a window with no stated reset leaves resets_at absent", () => {
   const prior: PaneOptions = { "@agent_quota_resets_at": "1785600000000" };
   const quota = lane(
     plan({ quota: { pct: 30, window: "secondary", resetsAtMs: null } }, PULL, prior),
@@ -169,7 +169,7 @@ Deno.test("P24: a window with no stated reset leaves resets_at absent", () => {
   ]);
 });
 
-Deno.test("P26: cost is stamped exactly as stated, never summed with the stored one", () => {
+Deno.test("planTelemetryWrites() P26: cost is stamped exactly as stated, never summed with the stored one", () => {
   const prior: PaneOptions = { "@agent_cost_usd": "3.5" };
   const context = lane(plan({ costUsd: 0.0123456789 }, PUSH, prior), "context")!;
   assertEquals(context.writes, [{ name: "@agent_cost_usd", value: "0.0123456789" }]);
@@ -178,7 +178,7 @@ Deno.test("P26: cost is stamped exactly as stated, never summed with the stored 
   ]);
 });
 
-Deno.test("P18, P25: a lane whose stored evidence is newer is left out; equal evidence passes", () => {
+Deno.test("planTelemetryWrites() P18, P25: a lane whose stored evidence is newer is left out; equal evidence passes", () => {
   const newer: PaneOptions = {
     "@agent_context_at": String(EV + 1),
     "@agent_quota_at": String(EV - 1),
@@ -196,7 +196,7 @@ Deno.test("P18, P25: a lane whose stored evidence is newer is left out; equal ev
   assertEquals(plan({ contextPct: 5, tokens: 9 }, PUSH, newerCount), []);
 });
 
-Deno.test("I29: a reading identical to the stored one plans nothing (an unmoved rollout file)", () => {
+Deno.test("planTelemetryWrites() I29: a reading identical to the stored one plans nothing (an unmoved rollout file)", () => {
   const stored: PaneOptions = {
     "@agent_context_pct": "57",
     "@agent_model": "gpt-5-codex",
@@ -219,7 +219,7 @@ Deno.test("I29: a reading identical to the stored one plans nothing (an unmoved 
   );
 });
 
-Deno.test("R24: values that break their type are dropped, never stamped", () => {
+Deno.test("planTelemetryWrites() R24: values that break their type are dropped, never stamped", () => {
   assertEquals(plan({ contextPct: 101 }), []);
   assertEquals(plan({ contextPct: 12.5 }), []);
   assertEquals(plan({ tokens: -1 }), []);

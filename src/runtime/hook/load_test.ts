@@ -24,7 +24,7 @@ async function withHome(
   }
 }
 
-Deno.test("M1: a user shadow manifest replaces the bundled one for its agent", async () => {
+Deno.test("loadHookManifest() M1: a user shadow manifest replaces the bundled one for its agent", async () => {
   await withHome(async (home, env) => {
     await Deno.mkdir(`${home}/.config/tma/agents`, { recursive: true });
     await Deno.writeTextFile(`${home}/.config/tma/agents/claude.toml`, SHADOW);
@@ -36,7 +36,7 @@ Deno.test("M1: a user shadow manifest replaces the bundled one for its agent", a
   });
 });
 
-Deno.test("M3: a broken user shadow falls back to the bundled manifest, and says why", async () => {
+Deno.test("loadHookManifest() M3: a broken user shadow falls back to the bundled manifest, and says why", async () => {
   await withHome(async (home, env) => {
     await Deno.mkdir(`${home}/.config/tma/agents`, { recursive: true });
     await Deno.writeTextFile(`${home}/.config/tma/agents/claude.toml`, "[hooks\n");
@@ -47,7 +47,7 @@ Deno.test("M3: a broken user shadow falls back to the bundled manifest, and says
   });
 });
 
-Deno.test("C101: an unknown agent, or a name that is not a stem, loads nothing", async () => {
+Deno.test("loadHookManifest() C101: an unknown agent, or a name that is not a stem, loads nothing", async () => {
   await withHome(async (_home, env) => {
     assertEquals(await loadHookManifest("nosuch", { env }), null);
     assertEquals(await loadHookManifest("../claude", { env }), null);
@@ -55,7 +55,7 @@ Deno.test("C101: an unknown agent, or a name that is not a stem, loads nothing",
   });
 });
 
-Deno.test("C2: --manifest-dir is a closed set", async () => {
+Deno.test("loadHookManifest() C2: --manifest-dir is a closed set", async () => {
   await withHome(async (home, env) => {
     await Deno.mkdir(`${home}/only`);
     await Deno.writeTextFile(`${home}/only/claude.toml`, SHADOW);
@@ -67,7 +67,7 @@ Deno.test("C2: --manifest-dir is a closed set", async () => {
   });
 });
 
-Deno.test("C5, G1: config comes from --config, then TMA_CONFIG, then the XDG path", async () => {
+Deno.test("loadHookManifest() C5, G1: config comes from --config, then TMA_CONFIG, then the XDG path", async () => {
   await withHome(async (home) => {
     await Deno.mkdir(`${home}/.config/tma`, { recursive: true });
     await Deno.writeTextFile(`${home}/.config/tma/config.toml`, "[hooks]\nhold_ms = 1\n");

@@ -100,7 +100,7 @@ function rolloutName(session: string, time = "18-02-41"): string {
   return `rollout-2026-07-25T${time}-${session}.jsonl`;
 }
 
-Deno.test("I29: a 5 MiB rollout with token_count near the end reads only the last 64 KiB", async () => {
+Deno.test("readCodexTelemetry() I29: a 5 MiB rollout with token_count near the end reads only the last 64 KiB", async () => {
   await withCodexHome(async (_home, dayDir) => {
     const path = `${dayDir}/${rolloutName(SESSION)}`;
     await writeRollout(path, {
@@ -124,7 +124,7 @@ Deno.test("I29: a 5 MiB rollout with token_count near the end reads only the las
   });
 });
 
-Deno.test("I29: a token_count 800 KiB from the end is found by stepping back", async () => {
+Deno.test("readCodexTelemetry() I29: a token_count 800 KiB from the end is found by stepping back", async () => {
   await withCodexHome(async (_home, dayDir) => {
     const path = `${dayDir}/${rolloutName(SESSION)}`;
     await writeRollout(path, {
@@ -140,7 +140,7 @@ Deno.test("I29: a token_count 800 KiB from the end is found by stepping back", a
   });
 });
 
-Deno.test("I29: with no token_count the scan stops at 1 MiB and stamps no gauge", async () => {
+Deno.test("readCodexTelemetry() I29: with no token_count the scan stops at 1 MiB and stamps no gauge", async () => {
   await withCodexHome(async (_home, dayDir) => {
     const path = `${dayDir}/${rolloutName(SESSION)}`;
     await writeRollout(path, { before: turnContextLine("gpt-5-codex"), blocks64k: 80, tail: "" });
@@ -152,7 +152,7 @@ Deno.test("I29: with no token_count the scan stops at 1 MiB and stamps no gauge"
   });
 });
 
-Deno.test("I29: a token_count beyond 1 MiB from the end is a miss", async () => {
+Deno.test("readCodexTelemetry() I29: a token_count beyond 1 MiB from the end is a miss", async () => {
   await withCodexHome(async (_home, dayDir) => {
     const path = `${dayDir}/${rolloutName(SESSION)}`;
     await writeRollout(path, {
@@ -166,7 +166,7 @@ Deno.test("I29: a token_count beyond 1 MiB from the end is a miss", async () => 
   });
 });
 
-Deno.test("I29: a record straddling a 64 KiB step is joined back together", async () => {
+Deno.test("readCodexTelemetry() I29: a record straddling a 64 KiB step is joined back together", async () => {
   await withCodexHome(async (_home, dayDir) => {
     const path = `${dayDir}/${rolloutName(SESSION)}`;
     const record = tokenCountLine(54400, 0);
@@ -180,7 +180,7 @@ Deno.test("I29: a record straddling a 64 KiB step is joined back together", asyn
   });
 });
 
-Deno.test("I29: a line longer than a step is carried across steps", async () => {
+Deno.test("readCodexTelemetry() I29: a line longer than a step is carried across steps", async () => {
   await withCodexHome(async (_home, dayDir) => {
     const path = `${dayDir}/${rolloutName(SESSION)}`;
     await writeRollout(path, {
@@ -193,7 +193,7 @@ Deno.test("I29: a line longer than a step is carried across steps", async () => 
   });
 });
 
-Deno.test("I29: a partial last line (a write in progress) is dropped", async () => {
+Deno.test("readCodexTelemetry() I29: a partial last line (a write in progress) is dropped", async () => {
   await withCodexHome(async (_home, dayDir) => {
     const path = `${dayDir}/${rolloutName(SESSION)}`;
     const newer = tokenCountLine(250000, 9000);
@@ -206,7 +206,7 @@ Deno.test("I29: a partial last line (a write in progress) is dropped", async () 
   });
 });
 
-Deno.test("I29: the memo skips an unchanged file and rereads a changed one", async () => {
+Deno.test("readCodexTelemetry() I29: the memo skips an unchanged file and rereads a changed one", async () => {
   await withCodexHome(async (_home, dayDir) => {
     const path = `${dayDir}/${rolloutName(SESSION)}`;
     const memo = new RolloutMemo();
@@ -225,7 +225,7 @@ Deno.test("I29: the memo skips an unchanged file and rereads a changed one", asy
   });
 });
 
-Deno.test("I9: a memoized quota window is still dropped once its reset passes", async () => {
+Deno.test("readCodexTelemetry() I9: a memoized quota window is still dropped once its reset passes", async () => {
   await withCodexHome(async (_home, dayDir) => {
     const path = `${dayDir}/${rolloutName(SESSION)}`;
     const memo = new RolloutMemo();
@@ -238,13 +238,13 @@ Deno.test("I9: a memoized quota window is still dropped once its reset passes", 
   });
 });
 
-Deno.test("I29: a missing file reads as null", async () => {
+Deno.test("readCodexTelemetry() I29: a missing file reads as null", async () => {
   await withCodexHome(async (_home, dayDir) => {
     assertStrictEquals(await readRolloutTail(`${dayDir}/nope.jsonl`, { nowMs: NOW }), null);
   });
 });
 
-Deno.test("I29: findRolloutFile() globs sessions/YYYY/MM/DD and keeps the newest mtime", async () => {
+Deno.test("findRolloutFile() I29: globs sessions/YYYY/MM/DD and keeps the newest mtime", async () => {
   await withCodexHome(async (codexHome, dayDir) => {
     const laterDir = `${codexHome}/sessions/2026/07/26`;
     await Deno.mkdir(laterDir, { recursive: true });
@@ -291,7 +291,7 @@ Deno.test("resolveCodexHome() prefers codexHome, else <home>/.codex", () => {
   assertThrows(() => resolveCodexHome({}), Error, "codexHome");
 });
 
-Deno.test("I29: readCodexTelemetry() finds the file from the session, under home/.codex", async () => {
+Deno.test("readCodexTelemetry() I29: finds the file from the session, under home/.codex", async () => {
   const home = await Deno.makeTempDir({ prefix: "tma-home-" });
   try {
     const dayDir = `${home}/.codex/sessions/2026/07/25`;
@@ -316,7 +316,7 @@ Deno.test("I29: readCodexTelemetry() finds the file from the session, under home
   }
 });
 
-Deno.test("I29: a located path is re-checked after relocateAfterMs for a newer file", async () => {
+Deno.test("readCodexTelemetry() I29: a located path is re-checked after relocateAfterMs for a newer file", async () => {
   await withCodexHome(async (codexHome, dayDir) => {
     const memo = new RolloutMemo();
     const first = `${dayDir}/${rolloutName(SESSION)}`;
