@@ -1,9 +1,10 @@
 /**
- * The action audit log (X. Beyond): one JSON line per broker run at a
- * target, appended to `$XDG_STATE_HOME/tma/actions.jsonl` (else
- * `~/.local/state/tma/actions.jsonl`). It records who was acted on, how and
- * with what outcome, and the prompt fingerprint, never screen text, a
- * `--text` message or `--arg` values. `tma act --log` prints the tail.
+ * The action audit log: one JSON line per broker run at a target, appended to
+ * `$XDG_STATE_HOME/tma/actions.jsonl` (else
+ * `~/.local/state/tma/actions.jsonl`) (X. Beyond). It records who was acted
+ * on, how and with what outcome, and the prompt fingerprint, never screen
+ * text, a `--text` message or `--arg` values. `tma act --log` prints the
+ * tail.
  *
  * ```ts
  * const path = auditPath((name) => Deno.env.get(name));

@@ -1,6 +1,6 @@
 /**
- * The broker (A11): every action tma fires goes through `fire`, whether it
- * comes from `tma act`, the menu, a deck or a library caller.
+ * The broker: every action tma fires goes through `fire`, whether it comes
+ * from `tma act`, the menu, a deck or a library caller (A11).
  *
  * 1. identity: the pane exists and holds an agent the action covers;
  * 2. the gate (`requires`, `when`, the API lane's preconditions), after one

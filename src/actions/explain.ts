@@ -220,10 +220,10 @@ export interface Fireability {
 }
 
 /**
- * The fireability of one action at one view (A37): the gate, a live lock
+ * The fireability of one action at one view: the gate, a live lock
  * (`locked`), and the two shapes `tma act` cannot fire (a detached exec in
  * this build, a `question-reply` op that needs answers), which are not
- * fireable with a null reason.
+ * fireable with a null reason (A37).
  */
 export function fireability(
   env: BrokerEnv,

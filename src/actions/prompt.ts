@@ -1,6 +1,6 @@
 /**
- * Captures a blocked pane's dialog for the prompt fingerprint (X. Beyond):
- * once when the gate passes, once more just before the keys go out.
+ * Captures a blocked pane's dialog for the prompt fingerprint: once when the
+ * gate passes, once more just before the keys go out (X. Beyond).
  * @module
  */
 import type { ParsedActionManifest } from "../core/manifest/parse.ts";

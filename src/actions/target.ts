@@ -1,7 +1,7 @@
 /**
- * Resolves `tma act`'s targets (C44-C46): `--pane`, else a selector that
- * must match exactly one agent pane (or any number under `--all`), else the
- * pane tma runs in (`$TMUX_PANE`).
+ * Resolves `tma act`'s targets: `--pane`, else a selector that must match
+ * exactly one agent pane (or any number under `--all`), else the pane tma
+ * runs in (`$TMUX_PANE`) (C44-C46).
  * @module
  */
 import { EXIT, TmaError, UsageError } from "../core/errors.ts";

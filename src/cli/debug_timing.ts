@@ -1,5 +1,5 @@
 /**
- * `--debug-timing` (C7): one stderr line of cycle counts.
+ * `--debug-timing`: one stderr line of cycle counts (C7).
  * @module
  */
 import type { CycleStats } from "../runtime/cycle/run.ts";

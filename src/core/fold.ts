@@ -1,6 +1,6 @@
 /**
- * The fold (D10-D25): from the prior stamp, this cycle's evidence and the
- * identity facts to one verdict per pane. Deterministic and pure: every time
+ * The fold: from the prior stamp, this cycle's evidence and the identity
+ * facts to one verdict per pane (D10-D25). Deterministic and pure: every time
  * is passed in, and the order is fixed, not weighted:
  *
  * 1. a fresh hook claim; 2. visible blocker chrome; 3. working chrome;

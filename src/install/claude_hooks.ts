@@ -1,8 +1,8 @@
 /**
- * The Claude-shape `hooks` block (I11, I23, I33): Claude Code's
- * `settings.json`, Codex's `hooks.json` and Gemini's `settings.json` all
- * hold `{"hooks": {"<Event>": [{"hooks": [{"type": "command", "command":
- * "…"}]}]}}`. tma adds one group per event with no matcher (the manifest
+ * The Claude-shape `hooks` block: Claude Code's `settings.json`, Codex's
+ * `hooks.json` and Gemini's `settings.json` all hold
+ * `{"hooks": {"<Event>": [{"hooks": [{"type": "command", "command": "…"}]}]}}`
+ * (I11, I23, I33). tma adds one group per event with no matcher (the manifest
  * applies matchers) and never `async` (Claude's `PermissionRequest` must
  * stamp the pane before the dialog draws).
  * @module

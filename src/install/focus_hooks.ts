@@ -1,11 +1,11 @@
 /**
- * The tmux attention hooks every install adds (I4): `after-select-pane` and
+ * The tmux attention hooks every install adds: `after-select-pane` and
  * `session-window-changed` run `tma clear-attention '#{pane_id}'`, with the
  * hook's name in `TMA_HOOK_KIND` and the binary late-bound (the embedded
- * path, else `tma` on PATH). They are appended with `set-hook -ga`, never at
- * a fixed index, so the user's own entries stay; the indexes tmux assigns
- * are recorded in `hooks-state-<server>.toml`, which is how `--check` tells
- * present, drifted, wiped (the server restarted) and missing apart.
+ * path, else `tma` on PATH) (I4). They are appended with `set-hook -ga`,
+ * never at a fixed index, so the user's own entries stay; the indexes tmux
+ * assigns are recorded in `hooks-state-<server>.toml`, which is how `--check`
+ * tells present, drifted, wiped (the server restarted) and missing apart.
  * @module
  */
 import { parseToml, stringifyToml } from "../deps/toml.ts";

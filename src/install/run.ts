@@ -1,6 +1,6 @@
 /**
- * `tma install-hooks` (C76-C83): wires an agent's own config files to tma,
- * checks the wiring, or removes it. Every run plans first (reading only),
+ * `tma install-hooks`: wires an agent's own config files to tma, checks the
+ * wiring, or removes it (C76-C83). Every run plans first (reading only),
  * prints a unified diff of every file it would change and the tmux hooks it
  * would set, asks on a terminal (`--yes` skips the question; a non-terminal
  * without it declines and writes nothing), then writes atomically.

@@ -31,7 +31,7 @@ export function wrapperChange(path: string, before: string | null): FileChange {
   return { path, before, after: wrapperText(), mode: 0o755, backup: false };
 }
 
-/** Immutable package stores (I2): a path inside one changes with every rebuild. */
+/** Immutable package stores: a path inside one changes with every rebuild (I2). */
 const STORES = ["/nix/store/", "/gnu/store/"];
 
 async function realOrSelf(path: string): Promise<string> {

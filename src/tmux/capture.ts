@@ -1,7 +1,8 @@
 /**
- * Captures the screens of several panes in one tmux invocation (D26, D52):
+ * Captures the screens of several panes in one tmux invocation:
  * `capture-pane -p -e -S -50` per pane, separated by marker lines that a
- * screen cannot contain (a random nonce printed by `display-message`).
+ * screen cannot contain (a random nonce printed by `display-message`) (D26,
+ * D52).
  * @module
  */
 import { readMarkers, runTmuxScript, type TmuxServer } from "./exec.ts";

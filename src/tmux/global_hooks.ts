@@ -1,7 +1,7 @@
 /**
- * tmux server hooks for `install-hooks` (I4, I6): list, append, set and
- * unset global hook entries, identify the server (so a restart can be told
- * from a removal), and clear every `@agent_*` pane option. Cold path: every
+ * tmux server hooks for `install-hooks`: list, append, set and unset global
+ * hook entries, identify the server (so a restart can be told from a
+ * removal), and clear every `@agent_*` pane option (I4, I6). Cold path: every
  * call goes through `runTmuxCold`.
  * @module
  */

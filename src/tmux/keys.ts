@@ -1,6 +1,6 @@
 /**
- * The keystroke adapter (A19, A20, R6): the only module that builds a tmux
- * `send-keys` command. Every key tma ever types into a pane goes through
+ * The keystroke adapter: the only module that builds a tmux `send-keys`
+ * command (A19, A20, R6). Every key tma ever types into a pane goes through
  * here, and only `tma act` calls it; a source-guard test keeps the word out
  * of every other file under `src/`.
  *
@@ -33,20 +33,20 @@ export function tmuxArg(value: string): string {
 }
 
 /**
- * The arguments of one `send-keys` with named-key interpretation (A19): each
- * element is one key name or string (`Enter`, `Escape`, `C-c`, `/compact`).
- * `--` ends the flags, so an element that starts with `-` is a key, not a flag.
+ * The arguments of one `send-keys` with named-key interpretation: each element
+ * is one key name or string (`Enter`, `Escape`, `C-c`, `/compact`) (A19). `--`
+ * ends the flags, so an element that starts with `-` is a key, not a flag.
  */
 export function sendKeysArgs(pane: string, keys: readonly string[]): string[] {
   return [SEND_KEYS, "-t", pane, "--", ...keys.map(tmuxArg)];
 }
 
 /**
- * The command line of a text action (A20): the `{text}` element becomes its
- * own literal `send-keys -l` (no key-name lookup, so a message reading
- * `Enter` types the word), the wrapping elements around it stay named keys,
- * and all of it is one tmux invocation joined by `;`, in order. The message
- * is an argv element and never passes through a shell.
+ * The command line of a text action: the `{text}` element becomes its own
+ * literal `send-keys -l` (no key-name lookup, so a message reading `Enter`
+ * types the word), the wrapping elements around it stay named keys, and all
+ * of it is one tmux invocation joined by `;`, in order (A20). The message is
+ * an argv element and never passes through a shell.
  *
  * ```ts
  * textDeliveryArgs("%3", { sequence: ["{text}", "Enter"], text: "fix the test" });

@@ -1,5 +1,5 @@
 /**
- * Server selection (C3, C4, C10, G21): which tmux binary, and which server.
+ * Server selection: which tmux binary, and which server (C3, C4, C10, G21).
  * @module
  */
 import { UsageError } from "../core/errors.ts";

@@ -1,7 +1,7 @@
 /**
- * `tma act` (C43-C55): fire an action at a pane through the broker, or
- * `--list` the actions, `--menu` them in tmux, `--dry-run` one, or print
- * the audit `--log`.
+ * `tma act`: fire an action at a pane through the broker, or `--list` the
+ * actions, `--menu` them in tmux, `--dry-run` one, or print the audit `--log`
+ * (C43-C55).
  * @module
  */
 import { UsageError } from "../../core/errors.ts";

@@ -1,7 +1,7 @@
 /**
- * `tma event` (C101): the hook bridge agents reach through `tma-hook`. Every
- * path exits 0 and prints nothing, except the Claude `PermissionRequest`
- * hold answering with Claude's decision object (A25); failures go to
+ * `tma event`: the hook bridge agents reach through `tma-hook` (C101). Every
+ * path exits 0 and prints nothing, except the Claude `PermissionRequest` hold
+ * answering with Claude's decision object (A25); failures go to
  * `TMA_DEBUG_LOG` (R10).
  * @module
  */

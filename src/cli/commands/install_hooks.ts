@@ -1,5 +1,5 @@
 /**
- * `tma install-hooks [AGENT]` (C76-C83): the CLI face of `src/install/`.
+ * `tma install-hooks [AGENT]`: the CLI face of `src/install/` (C76-C83).
  * @module
  */
 import { UsageError } from "../../core/errors.ts";

@@ -1,9 +1,9 @@
 /**
- * The prompt fingerprint (X. Beyond): a hash of the blocking dialog a keys
- * action answers, taken when the gate passes and compared with a fresh
- * capture just before the keys go out. A different dialog (the agent moved
- * on to the next request) refuses `prompt-changed` instead of answering a
- * prompt nobody looked at. Only the hash is kept, never the screen text.
+ * The prompt fingerprint: a hash of the blocking dialog a keys action
+ * answers, taken when the gate passes and compared with a fresh capture just
+ * before the keys go out (X. Beyond). A different dialog (the agent moved on
+ * to the next request) refuses `prompt-changed` instead of answering a prompt
+ * nobody looked at. Only the hash is kept, never the screen text.
  *
  * ```ts
  * const capture = "Do you want to proceed?\n ❯ 1. Yes\n   2. No\n";

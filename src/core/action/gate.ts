@@ -1,8 +1,8 @@
 /**
- * The broker's gate (A11, A17, A29, A34, M34, M36): identity, `requires`,
- * `when` and the API lane's preconditions, checked in that order against one
- * view of the pane. Pure; the broker calls it once before the lock and once
- * under it.
+ * The broker's gate: identity, `requires`, `when` and the API lane's
+ * preconditions, checked in that order against one view of the pane (A11,
+ * A17, A29, A34, M34, M36). Pure; the broker calls it once before the lock
+ * and once under it.
  *
  * ```ts
  * import type { ParsedActionManifest } from "../manifest/parse.ts";
@@ -112,7 +112,7 @@ function requiredValue(view: PaneView, token: string): string | null {
   }
 }
 
-/** The `when` gate (M34): every present key must hold; context bounds fail closed. */
+/** The `when` gate: every present key must hold; context bounds fail closed (M34). */
 export function checkWhen(
   action: ParsedActionManifest,
   input: { view: PaneView; hasContext: boolean },

@@ -1,7 +1,7 @@
 /**
- * What one broker run ends in (C55, P65-P68): the closed outcome and reason
- * vocabularies, their exit codes, the schema-1 result object and the `--all`
- * envelope, and the ranking that picks a batch's exit code (C46).
+ * What one broker run ends in: the closed outcome and reason vocabularies,
+ * their exit codes, the schema-1 result object and the `--all` envelope, and
+ * the ranking that picks a batch's exit code (C55, P65-P68, C46).
  *
  * ```ts
  * import { exitCodeOf } from "./outcome.ts";
@@ -58,7 +58,7 @@ export const actResultSchema = z.strictObject({
 /** The result object of one target. */
 export type ActResult = z.infer<typeof actResultSchema>;
 
-/** The `--all --json` envelope (P68): results in fire order. */
+/** The `--all --json` envelope: results in fire order (P68). */
 export const actBatchSchema = z.strictObject({
   schema: z.literal(1),
   results: z.array(actResultSchema),
@@ -68,9 +68,9 @@ export const actBatchSchema = z.strictObject({
 export type ActBatch = z.infer<typeof actBatchSchema>;
 
 /**
- * The exit code of an outcome (C55): 0 for a delivery, the child's code for
+ * The exit code of an outcome: 0 for a delivery, the child's code for
  * `exited`, 124 for a sync exec timeout, 4 for a refusal (5 when the lock is
- * held), 3 for a vanished pane or request, 1 for an error.
+ * held), 3 for a vanished pane or request, 1 for an error (C55).
  */
 export function exitCodeOf(
   result: { outcome: Outcome; reason: Reason | null; childCode?: number },
@@ -94,8 +94,8 @@ export function exitCodeOf(
 }
 
 /**
- * How bad a result is, for the batch exit code (C46): acted < locked <
- * refused < vanished < timeout < an exec child's own failing code < error.
+ * How bad a result is, for the batch exit code: acted < locked < refused <
+ * vanished < timeout < an exec child's own failing code < error (C46).
  */
 export function severity(result: ActResult): number {
   if (result.exit_code === 0) return 0;

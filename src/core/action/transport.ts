@@ -1,8 +1,8 @@
 /**
- * Which way an action reaches one agent (A19-A30): a key sequence, a text
- * delivery, Claude's hook reply lane, an OpenCode API operation, or a
- * process. Pure: decided from the action manifest, the agent and the
- * pane's request ids.
+ * Which way an action reaches one agent: a key sequence, a text delivery,
+ * Claude's hook reply lane, an OpenCode API operation, or a process
+ * (A19-A30). Pure: decided from the action manifest, the agent and the pane's
+ * request ids.
  *
  * ```ts
  * import type { ParsedActionManifest } from "../manifest/parse.ts";
@@ -28,7 +28,7 @@ export type Transport =
   | { kind: "hook-lane"; verdict: HookVerdict; requestId: string; keys: readonly string[] }
   | { kind: "exec"; command: string };
 
-/** The agents an action applies to (M35, P69): empty means every agent (exec only). */
+/** The agents an action applies to: empty means every agent (exec only) (M35, P69). */
 export function applicableAgents(action: ParsedActionManifest): string[] {
   if (action.kind === "exec") return [...action.agents];
   return [...Object.keys(action.keys), ...Object.keys(action.api)];

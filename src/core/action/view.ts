@@ -87,8 +87,8 @@ export function paneView(facts: PaneFacts): PaneView {
 }
 
 /**
- * Whether a stamp is too old to act on (A12, G8): absent, older than the
- * bound, or in the future (a stamp from a clock that stepped back).
+ * Whether a stamp is too old to act on: absent, older than the bound, or in
+ * the future (a stamp from a clock that stepped back) (A12, G8).
  */
 export function isStale(
   view: PaneView,

@@ -1,7 +1,7 @@
 /**
- * The action manifest (M29-M46): a guarded key sequence, text delivery,
- * hook-lane or API reply (`kind = "keys"`), or a guarded process
- * (`kind = "exec"`). Strict, with the structural rules of M45 enforced.
+ * The action manifest: a guarded key sequence, text delivery, hook-lane or
+ * API reply (`kind = "keys"`), or a guarded process (`kind = "exec"`)
+ * (M29-M46). Strict, with the structural rules of M45 enforced.
  *
  * ```ts
  * import { actionManifestSchema } from "./action_schema.ts";
@@ -39,7 +39,7 @@ import {
 
 const percentSchema = z.number().min(0).max(100);
 
-/** The `when` gate (M34): every present key must hold. */
+/** The `when` gate: every present key must hold (M34). */
 export const whenSchema = z
   .strictObject({
     state: z.array(stateSchema).min(1).optional(),

@@ -1,7 +1,7 @@
 /**
- * Finds and reads `config.toml` (G1): `--config`, then `TMA_CONFIG`, then
- * `$XDG_CONFIG_HOME/tma/config.toml`, then `~/.config/tma/config.toml`. A
- * missing file means all defaults (G2).
+ * Finds and reads `config.toml`: `--config`, then `TMA_CONFIG`, then
+ * `$XDG_CONFIG_HOME/tma/config.toml`, then `~/.config/tma/config.toml` (G1).
+ * A missing file means all defaults (G2).
  * @module
  */
 import { PREVALIDATED_DEFAULT_CONFIG } from "../../assets/prevalidated.ts";

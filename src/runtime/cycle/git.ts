@@ -1,6 +1,6 @@
 /**
- * Git labels of a cwd (D61): one bounded `git` call per distinct cwd,
- * memoized for the invocation. Any failure degrades to nulls.
+ * Git labels of a cwd: one bounded `git` call per distinct cwd, memoized for
+ * the invocation (D61). Any failure degrades to nulls.
  * @module
  */
 import type { GitLabels } from "../../core/rows.ts";

@@ -1,8 +1,8 @@
 /**
- * One detection cycle over a tmux server (D52): one `list-panes -a`, one
- * `ps`, one batched capture of the agent panes that need it, the fold, and
- * one batched guarded write. Data flows one way: snapshot → evidence → fold
- * → stamp.
+ * One detection cycle over a tmux server: one `list-panes -a`, one `ps`, one
+ * batched capture of the agent panes that need it, the fold, and one batched
+ * guarded write (D52). Data flows one way: snapshot → evidence → fold →
+ * stamp.
  * @module
  */
 import { needsCapture, planWrites, reapRegistration } from "../../core/cycle_plan.ts";
@@ -78,9 +78,9 @@ export interface CycleOptions {
    */
   snapshot?: StartedSnapshot;
   /**
-   * Skip producing when another cycle ran in the same wall-clock second
-   * (D53): the stamps are read as they are. For the ambient driver, where
-   * every attached client's status line polls at once.
+   * Skip producing when another cycle ran in the same wall-clock second: the
+   * stamps are read as they are (D53). For the ambient driver, where every
+   * attached client's status line polls at once.
    */
   stampedeGuard?: boolean;
 }

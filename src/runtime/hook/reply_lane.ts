@@ -1,7 +1,7 @@
 /**
- * Claude's hook reply lane (A25, A26): the hand-off protocol between the
+ * Claude's hook reply lane: the hand-off protocol between the
  * `PermissionRequest` hook that holds a prompt and the broker that answers
- * it, over three pane options.
+ * it, over three pane options (A25, A26).
  *
  * - The hook mints an id onto `@agent_permission_request` with its blocked
  *   stamp and polls while it holds.
@@ -161,11 +161,10 @@ function defaultSleep(ms: number): Promise<void> {
 }
 
 /**
- * The hook's hold (A25): polls every ~100 ms for a verdict addressed to
- * `requestId` and takes it; ends early when the pane leaves blocked, the id
- * is no longer the pane's, or the pane vanishes. Clears the id on the way
- * out (guarded on it still being ours) and returns the verdict it took, or
- * null.
+ * The hook's hold: polls every ~100 ms for a verdict addressed to `requestId`
+ * and takes it; ends early when the pane leaves blocked, the id is no longer
+ * the pane's, or the pane vanishes (A25). Clears the id on the way out
+ * (guarded on it still being ours) and returns the verdict it took, or null.
  */
 export async function holdForVerdict(
   server: TmuxServer,

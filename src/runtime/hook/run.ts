@@ -1,8 +1,8 @@
 /**
- * `tma event` end to end (C101, R10): the command line's flags, config and
- * payload turned into one call of the hook intake (`intake.ts`), or of the
- * telemetry intake for `--kind context`. It never throws and prints nothing
- * but Claude's decision object (A25); every failure is one line in
+ * `tma event` end to end: the command line's flags, config and payload turned
+ * into one call of the hook intake (`intake.ts`), or of the telemetry intake
+ * for `--kind context` (C101, R10). It never throws and prints nothing but
+ * Claude's decision object (A25); every failure is one line in
  * `TMA_DEBUG_LOG`.
  * @module
  */

@@ -1,8 +1,8 @@
 /**
- * Loads agent and action manifests (M1-M3, M29): the bundled set embedded in
- * the program, then user files from `$XDG_CONFIG_HOME/tma/agents/` and
- * `.../actions/` shadowing them by stem; or, with `--manifest-dir`, that one
- * directory's agents as a closed set. A broken user file is skipped with one
+ * Loads agent and action manifests: the bundled set embedded in the program,
+ * then user files from `$XDG_CONFIG_HOME/tma/agents/` and `.../actions/`
+ * shadowing them by stem; or, with `--manifest-dir`, that one directory's
+ * agents as a closed set (M1-M3, M29). A broken user file is skipped with one
  * line naming it; a broken bundled file is a build bug and throws.
  * @module
  */

@@ -1,9 +1,9 @@
 /**
- * Codex's pull-shaped telemetry channel (I29): find a session's rollout file
- * under `CODEX_HOME`, read only its tail, and hand the text to the pure
- * `codex-rollout-jsonl` parser. No shim and no persisted offset: each call
- * reads at most 1 MiB from the end, and an in-memory memo skips a file whose
- * size and mtime have not moved.
+ * Codex's pull-shaped telemetry channel: find a session's rollout file under
+ * `CODEX_HOME`, read only its tail, and hand the text to the pure
+ * `codex-rollout-jsonl` parser (I29). No shim and no persisted offset: each
+ * call reads at most 1 MiB from the end, and an in-memory memo skips a file
+ * whose size and mtime have not moved.
  *
  * ```ts
  * import { readCodexTelemetry } from "./codex_rollout.ts";
@@ -356,10 +356,10 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 /**
- * The Codex channel end to end (I29): locate the session's rollout file (the
+ * The Codex channel end to end: locate the session's rollout file (the
  * located path is reused for `relocateAfterMs`, and re-walked at once if it
- * vanished), then read its tail. Null when no file matches: a miss stamps
- * nothing.
+ * vanished), then read its tail (I29). Null when no file matches: a miss
+ * stamps nothing.
  *
  * ```ts
  * const got = await readCodexTelemetry("019f99c3-7c57-7963-98e9-f496a7978257", {

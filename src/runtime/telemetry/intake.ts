@@ -1,7 +1,7 @@
 /**
- * The push half of context telemetry (I8, I18-I21, I56, I57, I64, I65): one
- * payload forwarded by an agent's statusline shim or extension
- * (`tma event --kind context`) becomes guarded option writes on its pane.
+ * The push half of context telemetry: one payload forwarded by an agent's
+ * statusline shim or extension (`tma event --kind context`) becomes guarded
+ * option writes on its pane (I8, I18-I21, I56, I57, I64, I65).
  *
  * This runs inside an agent's hook, so it stays small: one parse, one
  * `display-message` to read the pane, one write. No dax, no manifest loading

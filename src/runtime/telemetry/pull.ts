@@ -1,8 +1,8 @@
 /**
- * The pull half of context telemetry (I29-I31): for a pane whose manifest
- * declares `[telemetry.context] channel = "file-tail"` with the
- * `codex-rollout-jsonl` format and that carries `@agent_session`, read the
- * session's rollout tail and plan guarded writes dated by the file's mtime.
+ * The pull half of context telemetry: for a pane whose manifest declares
+ * `[telemetry.context] channel = "file-tail"` with the `codex-rollout-jsonl`
+ * format and that carries `@agent_session`, read the session's rollout tail
+ * and plan guarded writes dated by the file's mtime (I29-I31).
  *
  * The cycle calls `pullTelemetry` once with its agent panes; a pane that does
  * not qualify costs a property check and nothing else.
