@@ -19,30 +19,26 @@ import {
   replaceValue,
   valueAt,
 } from "./json_doc.ts";
-import type { Wiring, WiringReport } from "./wiring.ts";
+import {
+  type FoundEntry,
+  hooksObject,
+  reportWiring,
+  type Wiring,
+  type WiringReport,
+} from "./wiring.ts";
 
 /** One tma command found in a Claude-shape hooks block. */
-interface Found {
-  event: string;
+interface Found extends FoundEntry {
   group: number;
   hook: number;
-  command: string;
-  /** The event argument of the command (normally `event`). */
-  argEvent: string;
   async: boolean;
   matcher: unknown;
 }
 
 /** Every tma entry for `agent`, in document order. */
 function findEntries(doc: JsonDoc, agent: string): Found[] {
-  const hooks = valueAt(doc, ["hooks"]);
+  const hooks = hooksObject(valueAt(doc, ["hooks"]), doc.path);
   if (hooks === undefined) return [];
-  if (!isObject(hooks)) {
-    throw new InstallError(
-      `${doc.path}: "hooks" is not an object; fix it by hand (tma left the file untouched)`,
-      doc.path,
-    );
-  }
   const found: Found[] = [];
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;
@@ -149,25 +145,10 @@ export function uninstallClaudeHooks(text: string, path: string, agent: string):
 /** Reads how far a Claude-shape text is wired. */
 export function inspectClaudeHooks(text: string, path: string, wiring: Wiring): WiringReport {
   const doc = parseDoc(path, text);
-  const entries = findEntries(doc, wiring.agent);
-  const report: WiringReport = {
-    current: [],
-    stale: [],
-    missing: [],
-    problems: [],
-    anyTma: entries.length > 0,
-  };
-  for (const event of wiring.events) {
-    const desired = hookCommand(wiring.wrapperRef, wiring.agent, event);
-    const mine = entries.filter((f) => f.event === event && f.argEvent === event);
-    if (mine.some((f) => f.command === desired)) report.current.push(event);
-    else if (mine.length > 0) report.stale.push(event);
-    else report.missing.push(event);
-    if (mine.length > 1) report.problems.push(`${event} is wired ${mine.length} times`);
-    if (mine.some((f) => f.async)) report.problems.push(`${event} entry is async (it must not be)`);
-    if (mine.some((f) => typeof f.matcher === "string" && f.matcher !== "" && f.matcher !== "*")) {
-      report.problems.push(`${event} entry sits under a matcher (tma applies its own)`);
-    }
-  }
-  return report;
+  return reportWiring(findEntries(doc, wiring.agent), wiring, (event, mine) => [
+    ...(mine.some((f) => f.async) ? [`${event} entry is async (it must not be)`] : []),
+    ...(mine.some((f) => typeof f.matcher === "string" && f.matcher !== "" && f.matcher !== "*")
+      ? [`${event} entry sits under a matcher (tma applies its own)`]
+      : []),
+  ]);
 }

@@ -4,6 +4,9 @@
  * every editor so `--check` reads the same way for all of them.
  * @module
  */
+import { isObject } from "../core/object.ts";
+import { InstallError } from "./errors.ts";
+import { hookCommand } from "./hook_command.ts";
 
 /** The wiring one editor is asked to write or verify. */
 export interface Wiring {
@@ -41,4 +44,66 @@ export function describeReport(report: WiringReport, total: number): string {
   if (report.missing.length) parts.push(`missing: ${report.missing.join(", ")}`);
   parts.push(...report.problems);
   return parts.join("; ");
+}
+
+/** One tma entry an editor found in a hooks file. */
+export interface FoundEntry {
+  /** The event key the entry sits under. */
+  event: string;
+  command: string;
+  /** The event argument of the command (normally `event`). */
+  argEvent: string;
+}
+
+/**
+ * A file's `hooks` object, undefined when the file has none; anything else
+ * under that key is refused, since tma would have to guess how to edit it.
+ *
+ * ```ts
+ * hooksObject({ Stop: [] }, "/h/settings.json"); // { Stop: [] }
+ * ```
+ */
+export function hooksObject(hooks: unknown, path: string): Record<string, unknown> | undefined {
+  if (hooks === undefined) return undefined;
+  if (!isObject(hooks)) {
+    throw new InstallError(
+      `${path}: "hooks" is not an object; fix it by hand (tma left the file untouched)`,
+      path,
+    );
+  }
+  return hooks;
+}
+
+/**
+ * The report on a file's tma entries against the wiring wanted:
+ * per event, current, stale or missing, and wired more than once;
+ * `problemsOf` adds an editor's own defects of one event's entries.
+ *
+ * ```ts
+ * const wiring = { agent: "claude", events: ["Stop"], wrapperRef: "/b/tma-hook" };
+ * reportWiring([], wiring).missing; // ["Stop"]
+ * ```
+ */
+export function reportWiring<E extends FoundEntry>(
+  entries: readonly E[],
+  wiring: Wiring,
+  problemsOf: (event: string, mine: readonly E[]) => string[] = () => [],
+): WiringReport {
+  const report: WiringReport = {
+    current: [],
+    stale: [],
+    missing: [],
+    problems: [],
+    anyTma: entries.length > 0,
+  };
+  for (const event of wiring.events) {
+    const desired = hookCommand(wiring.wrapperRef, wiring.agent, event);
+    const mine = entries.filter((f) => f.event === event && f.argEvent === event);
+    if (mine.some((f) => f.command === desired)) report.current.push(event);
+    else if (mine.length > 0) report.stale.push(event);
+    else report.missing.push(event);
+    if (mine.length > 1) report.problems.push(`${event} is wired ${mine.length} times`);
+    report.problems.push(...problemsOf(event, mine));
+  }
+  return report;
 }
