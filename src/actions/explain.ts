@@ -6,6 +6,7 @@
  * @module
  */
 import type { ParsedActionManifest } from "../core/manifest/parse.ts";
+import type { FireRequest } from "./broker.ts";
 import { apiCall } from "./api.ts";
 import { execEnv } from "./exec.ts";
 import { checkGate } from "../core/action/gate.ts";
@@ -58,15 +59,11 @@ export interface DryRunTarget {
   would_send: WouldSend | null;
 }
 
-/** What a dry run is asked. */
-export interface DryRunRequest {
-  action: ParsedActionManifest;
-  pane: string;
-  text?: string;
-  args?: readonly string[];
-  answers?: readonly (readonly string[])[];
-  force?: boolean;
-}
+/** What a dry run is asked: the request a firing would get, without its seams. */
+export type DryRunRequest = Pick<
+  FireRequest,
+  "action" | "pane" | "text" | "args" | "answers" | "force"
+>;
 
 function aged(value: number | null, at: number | null, nowMs: number): Aged | null {
   if (value === null) return null;
