@@ -14,18 +14,13 @@ import {
   insertValue,
   type JsonDoc,
   nodeAt,
+  objectAt,
   parseDoc,
   removeValue,
   replaceValue,
   valueAt,
 } from "./json_doc.ts";
-import {
-  type FoundEntry,
-  hooksObject,
-  reportWiring,
-  type Wiring,
-  type WiringReport,
-} from "./wiring.ts";
+import { type FoundEntry, reportWiring, type Wiring, type WiringReport } from "./wiring.ts";
 
 /** One tma command found in a Claude-shape hooks block. */
 interface Found extends FoundEntry {
@@ -37,7 +32,7 @@ interface Found extends FoundEntry {
 
 /** Every tma entry for `agent`, in document order. */
 function findEntries(doc: JsonDoc, agent: string): Found[] {
-  const hooks = hooksObject(valueAt(doc, ["hooks"]), doc.path);
+  const hooks = objectAt(doc, "hooks");
   if (hooks === undefined) return [];
   const found: Found[] = [];
   for (const [event, groups] of Object.entries(hooks)) {

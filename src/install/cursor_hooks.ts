@@ -8,21 +8,23 @@
 import { isObject } from "../core/object.ts";
 import { InstallError } from "./errors.ts";
 import { hookCommand, parseHookCommand } from "./hook_command.ts";
-import { insertValue, nodeAt, parseDoc, removeValue, replaceValue, valueAt } from "./json_doc.ts";
 import {
-  type FoundEntry,
-  hooksObject,
-  reportWiring,
-  type Wiring,
-  type WiringReport,
-} from "./wiring.ts";
+  insertValue,
+  nodeAt,
+  objectAt,
+  parseDoc,
+  removeValue,
+  replaceValue,
+  valueAt,
+} from "./json_doc.ts";
+import { type FoundEntry, reportWiring, type Wiring, type WiringReport } from "./wiring.ts";
 
 interface Found extends FoundEntry {
   index: number;
 }
 
 function findEntries(path: string, text: string, agent: string): Found[] {
-  const hooks = hooksObject(valueAt(parseDoc(path, text), ["hooks"]), path);
+  const hooks = objectAt(parseDoc(path, text), "hooks");
   if (hooks === undefined) return [];
   const found: Found[] = [];
   for (const [event, list] of Object.entries(hooks)) {

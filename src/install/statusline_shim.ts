@@ -12,9 +12,8 @@
  * gives the command back.
  * @module
  */
-import { isObject } from "../core/object.ts";
 import { InstallError } from "./errors.ts";
-import { insertValue, nodeAt, parseDoc, removeValue, replaceValue, valueAt } from "./json_doc.ts";
+import { insertValue, nodeAt, objectAt, parseDoc, removeValue, replaceValue } from "./json_doc.ts";
 import { type Launcher, launcherSetup } from "./launcher.ts";
 
 /** The marker the shim opens with. */
@@ -63,15 +62,7 @@ export function parseShim(command: string): ParsedShim | undefined {
 export type ShimState = "present" | "stale" | "absent";
 
 function statusLineOf(path: string, text: string): Record<string, unknown> | undefined {
-  const value = valueAt(parseDoc(path, text), ["statusLine"]);
-  if (value === undefined) return undefined;
-  if (!isObject(value)) {
-    throw new InstallError(
-      `${path}: "statusLine" is not an object; fix it by hand (tma left the file untouched)`,
-      path,
-    );
-  }
-  return value;
+  return objectAt(parseDoc(path, text), "statusLine");
 }
 
 /** Options of the shim editors. */

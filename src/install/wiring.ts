@@ -4,8 +4,6 @@
  * every editor so `--check` reads the same way for all of them.
  * @module
  */
-import { isObject } from "../core/object.ts";
-import { InstallError } from "./errors.ts";
 import { hookCommand } from "./hook_command.ts";
 
 /** The wiring one editor is asked to write or verify. */
@@ -53,25 +51,6 @@ export interface FoundEntry {
   command: string;
   /** The event argument of the command (normally `event`). */
   argEvent: string;
-}
-
-/**
- * A file's `hooks` object, undefined when the file has none; anything else
- * under that key is refused, since tma would have to guess how to edit it.
- *
- * ```ts
- * hooksObject({ Stop: [] }, "/h/settings.json"); // { Stop: [] }
- * ```
- */
-export function hooksObject(hooks: unknown, path: string): Record<string, unknown> | undefined {
-  if (hooks === undefined) return undefined;
-  if (!isObject(hooks)) {
-    throw new InstallError(
-      `${path}: "hooks" is not an object; fix it by hand (tma left the file untouched)`,
-      path,
-    );
-  }
-  return hooks;
 }
 
 /**
