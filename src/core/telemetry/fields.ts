@@ -52,6 +52,22 @@ export function parseJsonObject(format: string, text: string): Record<string, un
 }
 
 /**
+ * Parses a JSON object payload of `format` through its schema, or throws
+ * `MalformedPayloadError` naming the format and what the schema refused.
+ *
+ * ```ts
+ * import { z } from "../../deps/zod.ts";
+ * const schema = z.object({ session_id: z.string().optional() });
+ * parsePayloadObject("pi-context-json", schema, '{"session_id":"s1"}'); // { session_id: "s1" }
+ * ```
+ */
+export function parsePayloadObject<T>(format: string, schema: z.ZodType<T>, text: string): T {
+  const parsed = schema.safeParse(parseJsonObject(format, text));
+  if (!parsed.success) throw new MalformedPayloadError(format, parsed.error.message);
+  return parsed.data;
+}
+
+/**
  * A percentage as the gauges store it: rounded to an integer, or `undefined`
  * when it is not a number in 0-100. A reading above 100 is ignored, never
  * clamped (I8, I18): it is a broken reading, not a full window.
