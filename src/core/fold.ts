@@ -109,6 +109,16 @@ export function fold(input: FoldInput): Verdict {
     ? { state: prior.state, detail: prior.detail, at: prior.evidenceAt ?? 0 }
     : null;
   const base = { episodeReset };
+  // What the pane shows cannot be read: published as unknown, by process.
+  const unknown = (label: string) =>
+    publish(prior, {
+      ...base,
+      state: "unknown",
+      detail: null,
+      source: "process",
+      at: nowMs,
+      label,
+    });
 
   if (identity.source === "registered") {
     // Capture stops behind a registration (D37): hooks are the only evidence.
@@ -121,25 +131,11 @@ export function fold(input: FoldInput): Verdict {
   if (!identity.foregroundIsAgent) {
     // The foreground cap (D12): the screen is not the agent's.
     if (hook) return hold(prior, episodeReset, "foreground is not the agent; hook claim survives");
-    return publish(prior, {
-      ...base,
-      state: "unknown",
-      detail: null,
-      source: "process",
-      at: nowMs,
-      label: "foreground is not the agent (D12)",
-    });
+    return unknown("foreground is not the agent (D12)");
   }
   if (!input.screen) {
     if (prior.state === null) {
-      return publish(prior, {
-        ...base,
-        state: "unknown",
-        detail: null,
-        source: "process",
-        at: nowMs,
-        label: "first sight, no capture",
-      });
+      return unknown("first sight, no capture");
     }
     return hold(prior, episodeReset, "not captured this cycle");
   }
@@ -177,14 +173,7 @@ export function fold(input: FoldInput): Verdict {
 
   if (!claim) {
     if (prior.state === null) {
-      return publish(prior, {
-        ...base,
-        state: "unknown",
-        detail: null,
-        source: "process",
-        at: nowMs,
-        label: "first sight, no rule matched",
-      });
+      return unknown("first sight, no rule matched");
     }
     return hold(prior, episodeReset, "no rule matched: hold");
   }
