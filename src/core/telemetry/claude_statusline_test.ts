@@ -3,14 +3,10 @@ import { parseClaudeStatusline } from "./claude_statusline.ts";
 import { MalformedPayloadError } from "./errors.ts";
 import { acceptsSession } from "./session.ts";
 import {
-  HAVE_SHARED_PAYLOADS,
-  OWN_PAYLOADS,
-  SHARED_PAYLOADS,
+  HAVE_SHARED_PAYLOADS as HAVE_SHARED,
+  OWN_PAYLOADS as OWN,
+  SHARED_PAYLOADS as SHARED,
 } from "../../../tests/harness/payload_dirs.ts";
-
-const OWN = OWN_PAYLOADS;
-const SHARED = SHARED_PAYLOADS;
-const HAVE_SHARED = HAVE_SHARED_PAYLOADS;
 
 /** 2026-07-25T17:20:00Z: after PAST, before both future resets in our fixtures. */
 const NOW = 1_785_000_000_000;

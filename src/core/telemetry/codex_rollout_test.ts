@@ -6,14 +6,10 @@ import {
   scanRolloutTail,
 } from "./codex_rollout.ts";
 import {
-  HAVE_SHARED_PAYLOADS,
-  OWN_PAYLOADS,
-  SHARED_PAYLOADS,
+  HAVE_SHARED_PAYLOADS as HAVE_SHARED,
+  OWN_PAYLOADS as OWN,
+  SHARED_PAYLOADS as SHARED,
 } from "../../../tests/harness/payload_dirs.ts";
-
-const OWN = OWN_PAYLOADS;
-const SHARED = SHARED_PAYLOADS;
-const HAVE_SHARED = HAVE_SHARED_PAYLOADS;
 
 const NOW = 1_785_000_000_000;
 const FUT1_MS = 1_785_007_200_000;

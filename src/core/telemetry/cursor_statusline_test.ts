@@ -2,14 +2,10 @@ import { assertEquals, assertThrows } from "../../../tests/harness/assert.ts";
 import { parseCursorStatusline } from "./cursor_statusline.ts";
 import { MalformedPayloadError } from "./errors.ts";
 import {
-  HAVE_SHARED_PAYLOADS,
-  OWN_PAYLOADS,
-  SHARED_PAYLOADS,
+  HAVE_SHARED_PAYLOADS as HAVE_SHARED,
+  OWN_PAYLOADS as OWN,
+  SHARED_PAYLOADS as SHARED,
 } from "../../../tests/harness/payload_dirs.ts";
-
-const OWN = OWN_PAYLOADS;
-const SHARED = SHARED_PAYLOADS;
-const HAVE_SHARED = HAVE_SHARED_PAYLOADS;
 
 const NOW = 1_785_000_000_000;
 const SESSION = "3f1c8d2e-9a44-4b17-9c0e-2b6a1d7e4f88";

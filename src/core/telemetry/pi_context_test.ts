@@ -2,14 +2,10 @@ import { assertEquals, assertThrows } from "../../../tests/harness/assert.ts";
 import { MalformedPayloadError } from "./errors.ts";
 import { parsePiContext } from "./pi_context.ts";
 import {
-  HAVE_SHARED_PAYLOADS,
-  OWN_PAYLOADS,
-  SHARED_PAYLOADS,
+  HAVE_SHARED_PAYLOADS as HAVE_SHARED,
+  OWN_PAYLOADS as OWN,
+  SHARED_PAYLOADS as SHARED,
 } from "../../../tests/harness/payload_dirs.ts";
-
-const OWN = OWN_PAYLOADS;
-const SHARED = SHARED_PAYLOADS;
-const HAVE_SHARED = HAVE_SHARED_PAYLOADS;
 
 const NOW = 1_785_000_000_000;
 const SHARED_SESSION = "ses_0789d5f61ffeW6yCmb3x7wLH1X";
