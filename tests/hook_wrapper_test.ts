@@ -8,12 +8,7 @@
  */
 import { assertEquals } from "./harness/assert.ts";
 import { WRAPPER } from "./harness/hook.ts";
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { type Ran, runProcess } from "./harness/process.ts";
 
 /** A scratch folder for one test, always removed. */
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
@@ -47,21 +42,12 @@ async function fakeTma(path: string, options: { stdout?: string } = {}): Promise
 async function run(
   wrapper: string,
   options: { args: string[]; env: Record<string, string>; stdin?: string },
-): Promise<Run> {
-  const child = new Deno.Command(wrapper, {
+): Promise<Ran> {
+  return await runProcess(wrapper, {
     args: options.args,
     env: { PATH: "/usr/bin:/bin", ...options.env },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(options.stdin ?? ""));
-  await writer.close();
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+    stdin: options.stdin ?? "",
+  });
 }
 
 async function readLog(path: string): Promise<string> {

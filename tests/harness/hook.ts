@@ -6,6 +6,7 @@
  * @module
  */
 import { RUN_PERMISSIONS } from "../../src/core/permissions.ts";
+import { type Ran, runProcess } from "./process.ts";
 import { denoDir, type ScratchTmux } from "./tmux.ts";
 
 const PAYLOADS = new URL("../fixtures_payloads/", import.meta.url);
@@ -55,11 +56,7 @@ export async function tmaScript(scratch: ScratchTmux): Promise<string> {
 }
 
 /** The outcome of one wrapper run. */
-export interface Fired {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type Fired = Ran;
 
 /** Options of `fireHook`. */
 export interface FireOptions {
@@ -86,7 +83,7 @@ export interface FireOptions {
 export async function fireHook(scratch: ScratchTmux, options: FireOptions): Promise<Fired> {
   const bin = options.bin ?? await tmaScript(scratch);
   const args = [options.agent, options.event, ...(options.arg === undefined ? [] : [options.arg])];
-  const child = new Deno.Command(options.wrapper ?? WRAPPER, {
+  return await runProcess(options.wrapper ?? WRAPPER, {
     args,
     env: scratch.env({
       TMA_BIN: bin,
@@ -94,17 +91,8 @@ export async function fireHook(scratch: ScratchTmux, options: FireOptions): Prom
       TMUX_PANE: options.pane,
       ...options.env,
     }),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(options.stdin ?? ""));
-  await writer.close();
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+    stdin: options.stdin ?? "",
+  });
 }
 
 /** Every `@agent_*` option of a pane, as tmux holds them now (empty values left out). */

@@ -16,6 +16,7 @@
 import { stripAnsi } from "../../src/core/ansi.ts";
 import { RUN_PERMISSIONS } from "../../src/core/permissions.ts";
 import type { TmuxServer } from "../../src/tmux/exec.ts";
+import { type Ran, runProcess } from "./process.ts";
 
 const STANDIN = new URL("./standin.sh", import.meta.url).pathname;
 
@@ -336,32 +337,13 @@ export async function runTma(
   scratch: ScratchTmux,
   args: string[],
   options: { stdin?: string; env?: Record<string, string> } = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
+): Promise<Ran> {
   const mod = new URL("../../mod.ts", import.meta.url).pathname;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      ...RUN_PERMISSIONS,
-      mod,
-      "--socket-name",
-      scratch.socketName,
-      ...args,
-    ],
+  return await runProcess(Deno.execPath(), {
+    args: ["run", "--quiet", ...RUN_PERMISSIONS, mod, "--socket-name", scratch.socketName, ...args],
     env: scratch.env(options.env),
-    clearEnv: true,
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
-  }
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+    stdin: options.stdin,
+  });
 }
 
 /**
