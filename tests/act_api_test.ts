@@ -7,8 +7,8 @@ import { assert, assertEquals, assertMatch, assertRejects } from "./harness/asse
 import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
 import { UsageError } from "../src/core/errors.ts";
 import { parseActionManifest } from "../src/core/manifest/parse.ts";
-import { fire } from "../src/actions/broker.ts";
-import { LOCK_OPTION } from "../src/actions/lock.ts";
+// Through the library surface the README documents (src/actions/mod.ts).
+import { fire, LOCK_OPTION } from "../src/actions/mod.ts";
 import { action, brokerEnv, setOptions } from "./harness/act.ts";
 import { type Recorder, recorder, screen } from "./harness/recorder.ts";
 import { type FakeOpencode, fakeOpencode } from "./harness/fake_opencode.ts";

@@ -5,7 +5,8 @@
  * - `LAYERS` has one row per folder of `src/` (and one for `mod.ts`): the
  *   folders it may import, static, type-only and dynamic imports alike. A
  *   folder without a row fails, and so does a module straight under `src/`.
- *   A folder with a `mod.ts` is reached from other layers only through it.
+ *   A row may name its folder's `mod.ts` as its surface: other layers then
+ *   import the folder only through it.
  * - `src/core/` and `src/ui_core/` are pure: no `Deno.`, no clock, no timers.
  * - No import cycle anywhere in `src/` and `mod.ts`, whatever the import kind.
  * - `src/tmux/` is the only code that spawns `tmux` or `ps`, and statically
@@ -45,6 +46,8 @@ interface Layer {
   pure?: boolean;
   /** The only modules outside the folder that may import it. */
   importedOnlyBy?: readonly string[];
+  /** The one module of the folder that other layers import (its `mod.ts`), when it has one. */
+  surface?: string;
 }
 
 /**
@@ -75,6 +78,7 @@ const LAYERS: Readonly<Record<string, Layer>> = {
   install: {
     role: "install-hooks: agents' config files and tmux's focus hooks",
     imports: ["core", "tmux", "runtime", "assets", "deps"],
+    surface: "src/install/mod.ts",
   },
   ui: {
     role: "the terminal layer of the picker and watch, reaching tmux only through runtime",
@@ -144,11 +148,9 @@ function layerProblems(graph: Graph, layers: Readonly<Record<string, Layer>>): s
       if (only && !only.includes(path)) {
         problems.push(`${where}: only ${only.join(", ")} may import ${target}`);
       }
-      const surface = `src/${target}/mod.ts`;
-      if (graph.has(surface) && edge.to !== surface) {
-        problems.push(
-          `${where}: ${target} has a mod.ts, so other layers import it through ${surface}`,
-        );
+      const surface = layers[target]?.surface;
+      if (surface && edge.to !== surface) {
+        problems.push(`${where}: other layers import ${target} only through ${surface}`);
       }
     }
   }
@@ -384,12 +386,13 @@ Deno.test("readImports() tells static, type-only and dynamic imports apart", () 
 /** A module of `layer` and the relative specifier that reaches a module of `target` from it. */
 function planted(layer: string, target: string): { from: string; to: string; specifier: string } {
   const from = layer === "mod.ts" ? "mod.ts" : `src/${layer}/planted.ts`;
-  const to = target === "mod.ts" ? "mod.ts" : `src/${target}/target.ts`;
+  // A folder with a surface is planted at it, so only the rule under test can fail.
+  const to = target === "mod.ts" ? "mod.ts" : LAYERS[target].surface ?? `src/${target}/target.ts`;
   const specifier = layer === "mod.ts"
     ? `./${to}`
     : target === "mod.ts"
     ? "../../mod.ts"
-    : `../${target}/target.ts`;
+    : `../${to.slice("src/".length)}`;
   return { from, to, specifier };
 }
 
@@ -437,7 +440,7 @@ Deno.test("layerProblems() lets only the daemon command import src/daemon/", () 
   ]);
 });
 
-Deno.test("layerProblems() makes a folder's mod.ts its only door for other layers", () => {
+Deno.test("layerProblems() makes a row's surface its folder's only door for other layers", () => {
   const graph = graphOf({
     "src/install/mod.ts": 'export { run } from "./run.ts";',
     "src/install/run.ts": 'import "./files.ts";',
@@ -446,8 +449,8 @@ Deno.test("layerProblems() makes a folder's mod.ts its only door for other layer
     "src/cli/commands/doctor.ts": 'import "../../install/files.ts";',
   });
   assertEquals(layerProblems(graph, LAYERS), [
-    "src/cli/commands/doctor.ts:1 imports src/install/files.ts (static): install has a mod.ts, " +
-    "so other layers import it through src/install/mod.ts",
+    "src/cli/commands/doctor.ts:1 imports src/install/files.ts (static): other layers import " +
+    "install only through src/install/mod.ts",
   ]);
 });
 
