@@ -49,7 +49,7 @@ if (names.length === 0) {
 }
 
 for (const name of names) {
-  Deno.test(`shared captures M27: shared capture ${name} classifies as its header says`, () => {
+  Deno.test(`classifyScreen() M27: shared capture ${name} classifies as its header says`, () => {
     const file = parseScreenFile(Deno.readTextFileSync(new URL(name, CAPTURES)), name);
     assertEquals(checkScreenFile(manifestFor(file.agent), file), []);
   });
