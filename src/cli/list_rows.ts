@@ -43,6 +43,7 @@ export async function listRows(
     git: options.alwaysGit || needsGit(selector),
     stampedeGuard: options.stampedeGuard,
     snapshot,
+    notify: { env: ctx.env },
   });
   reportTiming(ctx, listing.cycle.stats);
   return { ...listing, config };

@@ -74,6 +74,25 @@ export function removalWrites(options: PaneOptions): OptionWrite[] {
     .map((name) => ({ name, value: null }));
 }
 
+/**
+ * The pane options as they read once `writes` commit: pane-scope writes
+ * applied, a null or empty value removing the option.
+ *
+ * ```ts
+ * applyWrites({ "@agent_state": "idle" }, [{ name: "@agent_state", value: "working" }]);
+ * // { "@agent_state": "working" }
+ * ```
+ */
+export function applyWrites(options: PaneOptions, writes: readonly OptionWrite[]): PaneOptions {
+  const next = { ...options } as Record<string, string>;
+  for (const write of writes) {
+    if ((write.scope ?? "pane") !== "pane") continue;
+    if (write.value === null || write.value === "") delete next[write.name];
+    else next[write.name] = write.value;
+  }
+  return next as PaneOptions;
+}
+
 /** Epoch ms as the 13-digit token the stamp grammar wants (P1). */
 export function ms(value: number): string {
   return String(Math.round(value));

@@ -19,12 +19,15 @@ import { type HookPayload, stringField } from "../../core/hook/payload.ts";
 import {
   type HookGuard,
   type HookPlan,
+  type HookWritePlan,
   planHookEvent,
   windowRollupWrite,
 } from "../../core/hook/plan.ts";
 import type { HookSettings } from "../../core/hook/settings.ts";
 import type { AgentProfile } from "../../core/identity.ts";
-import type { PaneFacts, ProcessTable } from "../../core/snapshot.ts";
+import type { PaneFacts, PaneOptions, ProcessTable } from "../../core/snapshot.ts";
+import { applyWrites } from "../../core/stamp.ts";
+import type { State } from "../../core/state.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
 import { listPanes } from "../../tmux/panes.ts";
 import { escapeFormat, writeChains } from "../../tmux/writer.ts";
@@ -57,6 +60,21 @@ export interface IntakeEventOptions {
    * Only the `tma event` process sets this.
    */
   exitOnSignal?: boolean;
+  /**
+   * Runs once the stamp committed, before any hold: the direct notification
+   * fire (U24) reads the stamp it wrote from here. Its errors are the
+   * caller's to catch.
+   */
+  afterCommit?: (committed: CommittedStamp) => Promise<void>;
+}
+
+/** A committed hook stamp: the pane as listed, and its options once the writes landed. */
+export interface CommittedStamp {
+  pane: PaneFacts;
+  options: PaneOptions;
+  plan: HookWritePlan;
+  /** The state the event itself claimed, or null (lifecycle, bookkeeping). */
+  claimed: State | null;
 }
 
 /** What one event did. */
@@ -107,6 +125,7 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
   // Marked handled: a failed `ps` surfaces where it is awaited, never as an
   // unhandled rejection when the listing fails first.
   table?.catch(() => undefined);
+  let committedStamp: CommittedStamp | null = null;
   for (let attempt = 0; attempt <= STAMP_RETRIES; attempt++) {
     const panes = await listPanes(options.server);
     let pane: PaneFacts | undefined;
@@ -159,10 +178,17 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
     if (committed.get(pane.paneId)) {
       result.committed = true;
       result.note = plan.reason;
+      committedStamp = {
+        pane,
+        options: applyWrites(pane.options, writes),
+        plan,
+        claimed: claim !== null && "state" in claim ? claim.state : null,
+      };
       break;
     }
   }
   if (!result.committed) return { ...result, note: result.note || "lost every compare-and-swap" };
+  if (committedStamp !== null) await options.afterCommit?.(committedStamp);
   const plan = result.plan;
   if (requestId !== undefined && plan?.kind === "write" && plan.minted && result.pane !== null) {
     const held = { pane: result.pane, requestId };

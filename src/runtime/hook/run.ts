@@ -7,6 +7,7 @@
  * @module
  */
 import { parsePayload } from "../../core/hook/payload.ts";
+import type { ParsedAgentManifest } from "../../core/manifest/parse.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
 import { serverFromGlobals } from "../../tmux/server.ts";
 import type { EnvReader } from "../paths.ts";
@@ -71,14 +72,30 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       env: request.env,
       configBin: settings.tmuxBin,
     });
+    // G11: TMA_NOTIFY_FROM_EVENT overrides the key (exactly 1 is on). The
+    // dispatcher loads only when it is on (U24): no static import here.
+    const fromEnv = request.env("TMA_NOTIFY_FROM_EVENT");
+    const notify = fromEnv !== undefined ? fromEnv === "1" : settings.notifyFromEvent;
+    const configFlags = { flag: request.globals.config, disabled: request.globals.noConfig };
     const place = {
       manifestDir: request.globals.manifestDir,
       env: request.env,
       onSkip: (problem: string) => skipped.push(problem),
     };
     if (request.kind === "context") {
-      await intakeContextEvent({ request, server, place, rawPayload });
+      const manifest = await intakeContextEvent({ request, server, place, rawPayload });
       for (const problem of skipped) await log(`manifest skipped: ${problem}`);
+      if (notify && manifest !== null && request.pane) {
+        const { fireContextFromEvent } = await import("../notify/from_event.ts");
+        await fireContextFromEvent({
+          server,
+          env: request.env,
+          config: configFlags,
+          pane: request.pane,
+          manifest,
+          now: request.now,
+        });
+      }
       return null;
     }
     const manifest = await loadHookManifest(request.agent, place);
@@ -103,6 +120,21 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       evidenceAtMs: request.evidenceAtMs,
       now: request.now,
       exitOnSignal: true,
+      afterCommit: notify
+        ? async (committed) => {
+          const { fireFromEvent } = await import("../notify/from_event.ts");
+          await fireFromEvent({
+            server,
+            env: request.env,
+            config: configFlags,
+            pane: committed.pane,
+            options: committed.options,
+            payload,
+            claimsBlocked: committed.claimed === "blocked",
+            now: request.now,
+          }).catch((error) => log(`notify: ${error instanceof Error ? error.message : error}`));
+        }
+        : undefined,
     });
     if (!result.committed && result.note !== "") await log(result.note);
     return result.stdout;
@@ -112,17 +144,20 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
   }
 }
 
-/** `--kind context`: the telemetry intake reads the payload (I8). */
+/**
+ * `--kind context`: the telemetry intake reads the payload (I8). Returns the
+ * manifest it read, for the `context_high` check.
+ */
 async function intakeContextEvent(options: {
   request: HookEventRequest;
   server: TmuxServer;
   place: Parameters<typeof loadFullManifest>[1];
   rawPayload: string;
-}): Promise<void> {
+}): Promise<ParsedAgentManifest | null> {
   const { request } = options;
-  if (!request.pane) return;
+  if (!request.pane) return null;
   const manifest = await loadFullManifest(request.agent!, options.place);
-  if (manifest === null) return;
+  if (manifest === null) return null;
   const { intakeContext } = await import("../telemetry/intake.ts");
   await intakeContext({
     server: options.server,
@@ -131,6 +166,7 @@ async function intakeContextEvent(options: {
     payload: options.rawPayload,
     nowMs: request.evidenceAtMs,
   });
+  return manifest;
 }
 
 /** Reads `--payload`: stdin for `-`, a file for a path, nothing when absent. */
