@@ -42,6 +42,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   }, {
     alwaysGit: false,
     stampedeGuard: false,
+    dispatch: false,
   });
   const target = pane ?? (selecting ? undefined : current);
   const rows: AgentRow[] = target === undefined

@@ -108,6 +108,9 @@ export interface FireReport {
   payload: NotifyPayload | null;
 }
 
+/** How long the OSC 9 bytes get to reach tmux before the status message freezes the client. */
+const OSC_LEAD_MS = 50;
+
 const MARKER = "@agent_notified_at";
 const MUTE = "@agent_mute_until";
 const CONTEXT_FLAG = "@agent_context_notified_at";
@@ -280,11 +283,15 @@ async function fireSinks(
   const { context } = target;
   const notify = context.config.notify;
   const nowMs = context.now();
+  if (notify.bell || notify.osc) {
+    await ringPane(target.tty, { bell: notify.bell, osc: notify.osc ? oscText(payload) : null });
+    // tmux freezes a client's output while it shows a status message, and
+    // drops a passthrough sequence that arrives meanwhile: the pane's bytes
+    // get a moment to reach the server before the message goes up.
+    if (notify.osc) await new Promise((resolve) => setTimeout(resolve, OSC_LEAD_MS));
+  }
   await showMessage(context.server, { clients: target.clients, text: messageText(payload) })
     .catch(() => undefined);
-  if (notify.bell || notify.osc) {
-    ringPane(target.tty, { bell: notify.bell, osc: notify.osc ? oscText(payload) : null });
-  }
   const command = commandFor(payload.state, notify, context.env("TMA_NOTIFY_CMD"));
   if (command !== null) {
     await spawnNotifyCommand({

@@ -9,7 +9,7 @@
  * the terminal of every client showing the pane, through ssh or mosh.
  *
  * ```ts
- * ringPane("/dev/pts/7", { bell: true, osc: "claude blocked" });
+ * await ringPane("/dev/pts/7", { bell: true, osc: "claude blocked" });
  * appendLog("~/.local/state/tma/notify.jsonl", '{"schema":1}', (name) => Deno.env.get(name));
  * ```
  * @module
@@ -26,17 +26,25 @@ export function oscBytes(text: string): string {
   return `\x1bPtmux;\x1b\x1b]9;${clean}${BEL}\x1b\\`;
 }
 
-/** Writes the bell and/or the OSC 9 notification to a pane's tty. */
-export function ringPane(tty: string, options: { bell: boolean; osc: string | null }): void {
+/**
+ * Writes the bell and/or the OSC 9 notification to a pane's tty. A small
+ * `sh` does the write: Deno opens a device file only under `--allow-all`,
+ * which tma never asks for. The bytes and the path travel as arguments,
+ * never as shell text.
+ */
+export async function ringPane(
+  tty: string,
+  options: { bell: boolean; osc: string | null },
+): Promise<void> {
   const bytes = (options.bell ? BEL : "") + (options.osc === null ? "" : oscBytes(options.osc));
-  if (bytes === "" || tty === "") return;
+  if (bytes === "" || !tty.startsWith("/dev/")) return;
   try {
-    const file = Deno.openSync(tty, { write: true });
-    try {
-      file.writeSync(new TextEncoder().encode(bytes));
-    } finally {
-      file.close();
-    }
+    await new Deno.Command("sh", {
+      args: ["-c", 'printf "%s" "$2" > "$1"', "tma-ring", tty, bytes],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).output();
   } catch {
     // A pane that closed, a tty we may not write: nothing to ring.
   }
