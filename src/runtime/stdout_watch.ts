@@ -28,20 +28,13 @@ export interface StdoutWatch {
 /** How often the watcher checks its output, in seconds. */
 const CHECK_SECS = "0.2";
 
-function stdoutIsPipe(): boolean {
-  try {
-    return Deno.statSync("/dev/stdout").isFifo === true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Calls `onGone` once stdout's reader has gone away. Does nothing when
- * stdout is not a pipe (a terminal or a file never loses its reader).
+ * Calls `onGone` once stdout's reader has gone away. Does nothing on a
+ * terminal. (Whether stdout is a pipe cannot be asked without
+ * `--allow-all`; on a file the watcher simply never fires.)
  */
 export function watchStdoutReader(onGone: () => void): StdoutWatch {
-  if (!stdoutIsPipe()) return { close() {} };
+  if (Deno.stdout.isTerminal()) return { close() {} };
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command("tail", {

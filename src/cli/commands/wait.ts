@@ -86,10 +86,11 @@ export function waitSpecFrom(args: ParsedArgs): WaitSpec {
 
 /** The observation `stepWait` reads, from one listing. */
 function observe(listing: Listing): WaitObservation {
-  const live = listing.cycle.panes.filter((p) => !p.dead);
-  const session = new Map(live.map((p) => [p.paneId, p.sessionName]));
+  // A dead pane kept by remain-on-exit still lives: its agent died (exit 4), it did not vanish.
+  const panes = listing.cycle.panes;
+  const session = new Map(panes.map((p) => [p.paneId, p.sessionName]));
   return {
-    panes: live.map((p) => ({ paneId: p.paneId, locator: p.locator })),
+    panes: panes.map((p) => ({ paneId: p.paneId, locator: p.locator })),
     rows: listing.rows.map((row) => ({ row, sessionName: session.get(row.pane) ?? "" })),
   };
 }
