@@ -6,7 +6,9 @@
  *   processes spawned, captures; the same for a quiet cycle (no output);
  * - `tma --version`, the baseline a quiet cycle at 100 panes is held to;
  * - one `tma-hook claude PreToolUse` fire against an empty Deno script;
- * - the Codex rollout tail read at 1 MiB and 50 MiB.
+ * - the Codex rollout tail read at 1 MiB and 50 MiB;
+ * - prompt to notify command, with hooks and with a status poll, and the CPU
+ *   an idle `tma wait` spends per minute (`bench_notify.ts`).
  * @module
  */
 import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
@@ -214,6 +216,14 @@ async function main(): Promise<void> {
   } catch (error) {
     report.telemetry = `skipped: ${(error as Error).message}`;
   }
+  // Issue 16's figures, self-contained in bench_notify.ts: prompt to notify
+  // command (hooks and a status poll) and an idle wait's CPU per minute.
+  try {
+    const { benchNotify } = await import("./bench_notify.ts");
+    report.notify = await benchNotify();
+  } catch (error) {
+    report.notify = `skipped: ${(error as Error).message}`;
+  }
   console.log("tma bench (medians of", RUNS, "runs; times in ms)");
   console.log(`tma --version: ${version} ms; empty deno script: ${empty} ms`);
   console.log("panes  cycle_ms  spawns  captures | quiet_ms  spawns  captures");
@@ -239,6 +249,7 @@ async function main(): Promise<void> {
       : `tma-hook claude PreToolUse: ${hook} ms = ${report.hook_over_empty} x empty script (budget 2.5)`,
   );
   console.log("telemetry:", JSON.stringify(report.telemetry));
+  console.log("notify:", JSON.stringify(report.notify));
   console.log(JSON.stringify(report));
 }
 

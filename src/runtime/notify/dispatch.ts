@@ -233,6 +233,11 @@ async function fire(
   if (muteUntil !== null && muteUntil > nowMs) {
     return { ...report, outcome: "muted", payload: null };
   }
+  // The git labels load their code only when something fires, and run beside the tmux read.
+  const git = import("../cycle/git.ts").then(({ GitLabeler }) =>
+    new GitLabeler().labels(pane.currentPath)
+  );
+  git.catch(() => undefined);
   // The capture, when one is needed, is read here and dropped with this call (R8).
   const wantsScreen = trigger === "blocked" && spec.rawExcerpt === null;
   const facts = await readFireFacts(context.server, { pane: pane.paneId, capture: wantsScreen });
@@ -248,9 +253,7 @@ async function fire(
     ? null
     : finishExcerpt(raw, { home: context.env("HOME") });
   const stamp = readStamp(candidate.options);
-  // The git code loads only when something fires.
-  const { GitLabeler } = await import("../cycle/git.ts");
-  const git = await new GitLabeler().labels(pane.currentPath);
+  const labels = await git;
   const payload = buildPayload({
     agent: stamp.agent ?? "",
     pane: pane.paneId,
@@ -260,8 +263,8 @@ async function fire(
     locator: pane.locator,
     title: pane.title,
     windowName: facts.windowName,
-    repo: git.repo,
-    branch: git.branch,
+    repo: labels.repo,
+    branch: labels.branch,
     episodeMs: episodeOf(candidate.options),
     contextPct: contextPct(candidate.options),
     server: pane.socketPath,
@@ -275,7 +278,11 @@ function contextPct(options: PaneOptions): number | null {
   return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null;
 }
 
-/** Every sink of one fire, each best-effort. */
+/**
+ * Every sink of one fire, each best-effort: the bell and OSC 9 first (a
+ * status message would freeze the client they pass through), the command
+ * (what a user waits on), then the message and the log line.
+ */
 async function fireSinks(
   payload: NotifyPayload,
   target: { context: DispatchContext; tty: string; clients: string[] },
@@ -283,15 +290,9 @@ async function fireSinks(
   const { context } = target;
   const notify = context.config.notify;
   const nowMs = context.now();
-  if (notify.bell || notify.osc) {
-    await ringPane(target.tty, { bell: notify.bell, osc: notify.osc ? oscText(payload) : null });
-    // tmux freezes a client's output while it shows a status message, and
-    // drops a passthrough sequence that arrives meanwhile: the pane's bytes
-    // get a moment to reach the server before the message goes up.
-    if (notify.osc) await new Promise((resolve) => setTimeout(resolve, OSC_LEAD_MS));
-  }
-  await showMessage(context.server, { clients: target.clients, text: messageText(payload) })
-    .catch(() => undefined);
+  const ringing = notify.bell || notify.osc
+    ? ringPane(target.tty, { bell: notify.bell, osc: notify.osc ? oscText(payload) : null })
+    : null;
   const command = commandFor(payload.state, notify, context.env("TMA_NOTIFY_CMD"));
   if (command !== null) {
     await spawnNotifyCommand({
@@ -302,5 +303,14 @@ async function fireSinks(
       stateEnv: context.env,
     });
   }
+  if (ringing !== null) {
+    await ringing;
+    // tmux freezes a client's output while it shows a status message, and
+    // drops a passthrough sequence that arrives meanwhile: the pane's bytes
+    // get a moment to reach the server before the message goes up.
+    if (notify.osc) await new Promise((resolve) => setTimeout(resolve, OSC_LEAD_MS));
+  }
+  await showMessage(context.server, { clients: target.clients, text: messageText(payload) })
+    .catch(() => undefined);
   if (notify.log !== undefined) appendLog(notify.log, logLine(payload, nowMs), context.env);
 }

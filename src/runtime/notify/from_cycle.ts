@@ -22,7 +22,7 @@ import type { AgentModel } from "../../core/agent_model.ts";
 import { contextStep, stateTrigger } from "../../core/notify/trigger.ts";
 import type { PaneFacts, PaneOptions } from "../../core/snapshot.ts";
 import type { CycleResult } from "../cycle/run.ts";
-import { type Candidate, dispatch, type DispatchContext, type FireReport } from "./dispatch.ts";
+import type { Candidate, DispatchContext, FireReport } from "./dispatch.ts";
 import { daemonServes } from "./who.ts";
 
 /** The triggers due on one pane: a state trigger and/or a `context_high` step. */
@@ -75,5 +75,8 @@ export async function dispatchCycle(
   }
   if (candidates.length === 0) return [];
   if (await daemonServes(candidates[0].pane.socketPath, context.env)) return [];
+  // The dispatcher and its sinks load only when something is due: a status
+  // poll with from_poll on pays for the trigger check alone (D64).
+  const { dispatch } = await import("./dispatch.ts");
   return await dispatch(candidates, context);
 }
