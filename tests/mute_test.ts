@@ -5,20 +5,8 @@
  * @module
  */
 import { assert, assertEquals, assertStringIncludes } from "./harness/assert.ts";
-import { fireHook, payload, quietPane, tmaScript } from "./harness/hook.ts";
+import { registeredPane, tmaScript } from "./harness/hook.ts";
 import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
-
-async function agentPane(t: ScratchTmux, bin: string): Promise<string> {
-  const pane = await quietPane(t);
-  await fireHook(t, {
-    agent: "claude",
-    event: "SessionStart",
-    pane,
-    bin,
-    stdin: payload("claude", "SessionStart"),
-  });
-  return pane;
-}
 
 async function muted(t: ScratchTmux): Promise<Record<string, boolean>> {
   const doc = JSON.parse((await runTma(t, ["ls", "--json"])).stdout);
@@ -31,7 +19,7 @@ tmuxTest(
   "tma mute C57 C58 P31 P51: --for writes now plus the duration, no --for the sentinel, --clear removes",
   async (t) => {
     const bin = await tmaScript(t);
-    const pane = await agentPane(t, bin);
+    const pane = await registeredPane(t, bin);
     const before = Date.now();
     const timed = await runTma(t, ["mute", "--pane", pane, "--for", "15m"]);
     assertEquals(timed.code, 0, timed.stderr);
@@ -52,8 +40,8 @@ tmuxTest(
   "tma mute C56: the selector mutes every match; the current pane is the default",
   async (t) => {
     const bin = await tmaScript(t);
-    const a = await agentPane(t, bin);
-    const b = await agentPane(t, bin);
+    const a = await registeredPane(t, bin);
+    const b = await registeredPane(t, bin);
     const all = await runTma(t, ["mute", "--agent", "claude", "--for", "2h"]);
     assertEquals(all.code, 0, all.stderr);
     assertEquals(await muted(t), { [a]: true, [b]: true });
@@ -67,7 +55,7 @@ tmuxTest(
   "tma mute C57 C59: bad durations, --for with --clear and --pane with a selector are 2; no agent is 3",
   async (t) => {
     const bin = await tmaScript(t);
-    const pane = await agentPane(t, bin);
+    const pane = await registeredPane(t, bin);
     const usage: [string[], string][] = [
       [["mute", "--pane", pane, "--for", "0"], "--for"],
       [["mute", "--pane", pane, "--for", "5x"], "--for"],

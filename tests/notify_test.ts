@@ -10,11 +10,12 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./harness/assert.ts";
 import { HAS_SCRIPT, withClient } from "./harness/client.ts";
+import { exists } from "./harness/fs.ts";
 import {
   agentOptions,
-  fireHook,
-  payload,
+  fireFixture,
   quietPane,
+  registeredPane,
   tmaScript,
   writeConfig,
 } from "./harness/hook.ts";
@@ -63,8 +64,8 @@ async function exactlyRuns(t: ScratchTmux, n: number): Promise<Record<string, un
   return got;
 }
 
-function fire(t: ScratchTmux, pane: string, bin: string, event: string, stdin = "{}") {
-  return fireHook(t, { agent: "claude", event, pane, bin, stdin });
+function fire(t: ScratchTmux, pane: string, bin: string, event: string, stdin?: string) {
+  return fireFixture(t, { pane, bin }, event, stdin);
 }
 
 tmuxTest(
@@ -74,12 +75,12 @@ tmuxTest(
     const agent = await t.standIn("claude");
     await agent.draw(BLOCKED.capture, BLOCKED.title);
     const bin = await tmaScript(t);
-    const request = payload("claude", "PermissionRequest");
+
     await Promise.all([
       runTma(t, ["status"]),
-      fire(t, agent.pane, bin, "PermissionRequest", request),
+      fire(t, agent.pane, bin, "PermissionRequest"),
       runTma(t, ["ls"]),
-      fire(t, agent.pane, bin, "PermissionRequest", request),
+      fire(t, agent.pane, bin, "PermissionRequest"),
       runTma(t, ["status", "--format", "json"]),
     ]);
     const [only] = await exactlyRuns(t, 1);
@@ -87,21 +88,20 @@ tmuxTest(
     assert((await agentOptions(t, agent.pane))["@agent_notified_at"]);
     // A restart never re-announces: the marker lives in the pane.
     await runTma(t, ["status"]);
-    await fire(t, agent.pane, bin, "PermissionRequest", request);
+    await fire(t, agent.pane, bin, "PermissionRequest");
     await exactlyRuns(t, 1);
   },
 );
 
 tmuxTest("notify U18 U23: blocked, then done, rings twice", async (t) => {
   await notifyConfig(t, 'from_event = true\non = ["blocked", "done"]');
-  const pane = await quietPane(t);
   const bin = await tmaScript(t);
-  await fire(t, pane, bin, "SessionStart", payload("claude", "SessionStart"));
-  await fire(t, pane, bin, "UserPromptSubmit", payload("claude", "UserPromptSubmit"));
-  await fire(t, pane, bin, "PermissionRequest", payload("claude", "PermissionRequest"));
+  const pane = await registeredPane(t, bin);
+  await fire(t, pane, bin, "UserPromptSubmit");
+  await fire(t, pane, bin, "PermissionRequest");
   await exactlyRuns(t, 1);
-  await fire(t, pane, bin, "PostToolUse", payload("claude", "PostToolUse"));
-  await fire(t, pane, bin, "Stop", payload("claude", "Stop"));
+  await fire(t, pane, bin, "PostToolUse");
+  await fire(t, pane, bin, "Stop");
   const both = await exactlyRuns(t, 2);
   assertEquals(both.map((r) => r.state), ["blocked", "done"]);
   assertEquals(both.map((r) => r.reason), ["permission", "done"]);
@@ -113,11 +113,10 @@ tmuxTest(
   "notify C59 U26: a mute set mid-episode stays silent after it expires; the next episode rings",
   async (t) => {
     await notifyConfig(t, "from_poll = true");
-    const pane = await quietPane(t);
     const bin = await tmaScript(t);
-    await fire(t, pane, bin, "SessionStart", payload("claude", "SessionStart"));
+    const pane = await registeredPane(t, bin);
     // Blocked by a hook (from_event is off: nobody fires yet).
-    await fire(t, pane, bin, "PermissionRequest", payload("claude", "PermissionRequest"));
+    await fire(t, pane, bin, "PermissionRequest");
     const muted = await runTma(t, ["mute", "--pane", pane, "--for", "4s"]);
     assertEquals(muted.code, 0, muted.stderr);
     // The poll claims the episode while muted: spent, not queued.
@@ -135,8 +134,8 @@ tmuxTest(
     await runTma(t, ["status"]);
     await exactlyRuns(t, 0);
     // A new episode after the mute rings.
-    await fire(t, pane, bin, "PostToolUse", payload("claude", "PostToolUse"));
-    await fire(t, pane, bin, "PermissionRequest", payload("claude", "PermissionRequest"));
+    await fire(t, pane, bin, "PostToolUse");
+    await fire(t, pane, bin, "PermissionRequest");
     await new Promise((r) => setTimeout(r, 1000)); // the stampede guard's second (D53)
     await runTma(t, ["status"]);
     await exactlyRuns(t, 1);
@@ -147,9 +146,8 @@ tmuxTest(
   "notify U27 G18: context_high fires once while high and again only after falling below threshold - 10",
   async (t) => {
     await notifyConfig(t, "from_event = true\ncontext_high = { threshold = 80 }");
-    const pane = await quietPane(t);
     const bin = await tmaScript(t);
-    await fire(t, pane, bin, "SessionStart", payload("claude", "SessionStart"));
+    const pane = await registeredPane(t, bin);
     const context = async (pct: number) => {
       const ran = await runTma(t, [
         "event",
@@ -244,15 +242,6 @@ tmuxTest(
   },
 );
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 tmuxTest(
   "notify U19 U20 X5: the message names who, where and why on an attached client, with the bell and OSC 9; looking at the pane suppresses",
   async (t) => {
@@ -264,10 +253,10 @@ tmuxTest(
     // rename-window expands formats: ## stores a literal #, which the message must keep.
     await t.tmux("rename-window", "-t", pane, "api##(x)");
     const bin = await tmaScript(t);
-    await fire(t, pane, bin, "SessionStart", payload("claude", "SessionStart"));
+    await fire(t, pane, bin, "SessionStart");
     await withClient(t, async (client) => {
       await t.tmux("select-window", "-t", pane);
-      await fire(t, pane, bin, "PermissionRequest", payload("claude", "PermissionRequest"));
+      await fire(t, pane, bin, "PermissionRequest");
       await exactlyRuns(t, 1);
       const locator = (await t.tmux("display", "-p", "-t", pane, "#S:#I.#P")).trim();
       assertStringIncludes(
@@ -280,8 +269,8 @@ tmuxTest(
       // With the default window, the user typing at the pane is looking: spent silently.
       await notifyConfig(t, "from_event = true\nbell = true\nosc = true");
       await client.type("x");
-      await fire(t, pane, bin, "PostToolUse", payload("claude", "PostToolUse"));
-      await fire(t, pane, bin, "PermissionRequest", payload("claude", "PermissionRequest"));
+      await fire(t, pane, bin, "PostToolUse");
+      await fire(t, pane, bin, "PermissionRequest");
       await exactlyRuns(t, 1);
       const options = await agentOptions(t, pane);
       assert(Number(options["@agent_notified_at"]) >= Number(options["@agent_since"]));
@@ -299,7 +288,7 @@ tmuxTest(
     );
     const pane = await quietPane(t);
     const bin = await tmaScript(t);
-    await fire(t, pane, bin, "PermissionRequest", payload("claude", "PermissionRequest"));
+    await fire(t, pane, bin, "PermissionRequest");
     const record = `${t.home}/.local/state/tma/notify-failure.json`;
     await t.waitFor(() => exists(record), 10_000);
     const failure = JSON.parse(await Deno.readTextFile(record));

@@ -6,7 +6,7 @@
  * @module
  */
 import { assert, assertEquals, assertStringIncludes } from "./harness/assert.ts";
-import { fireHook, payload, quietPane, tmaScript, writeConfig } from "./harness/hook.ts";
+import { fireFixture, registeredPane, tmaScript, writeConfig } from "./harness/hook.ts";
 import { runProcess } from "./harness/process.ts";
 import { runTma, type ScratchTmux, startTma, tmuxTest } from "./harness/tmux.ts";
 
@@ -27,11 +27,9 @@ tmuxTest(
   "tma subscribe --events C63 P61: idle, working, blocked, idle print exactly those edges; an attention clear is done -> idle; a title change nothing",
   async (t) => {
     await writeConfig(t, "[hooks]\nclaude_reply_lane = false\n");
-    const pane = await quietPane(t);
     const bin = await tmaScript(t);
-    const fire = (event: string) =>
-      fireHook(t, { agent: "claude", event, pane, bin, stdin: payload("claude", event) });
-    await fire("SessionStart");
+    const pane = await registeredPane(t, bin);
+    const fire = (event: string) => fireFixture(t, { pane, bin }, event);
     const started = Date.now();
     const sub = startTma(t, ["subscribe", "--json", "--events"]);
     await polledAfter(t, started);
@@ -68,11 +66,9 @@ tmuxTest(
 
 tmuxTest("tma subscribe --events C64: leaving the selection reads as a departure", async (t) => {
   await writeConfig(t, "[hooks]\nclaude_reply_lane = false\n");
-  const pane = await quietPane(t);
   const bin = await tmaScript(t);
-  const fire = (event: string) =>
-    fireHook(t, { agent: "claude", event, pane, bin, stdin: payload("claude", event) });
-  await fire("SessionStart");
+  const pane = await registeredPane(t, bin);
+  const fire = (event: string) => fireFixture(t, { pane, bin }, event);
   await fire("UserPromptSubmit");
   const started = Date.now();
   const sub = startTma(t, ["subscribe", "--json", "--events", "--state", "working"]);
@@ -88,15 +84,7 @@ tmuxTest("tma subscribe --events C64: leaving the selection reads as a departure
 tmuxTest(
   "tma subscribe C60 C62: full ls documents per line; --changes-only sends one while nothing moves",
   async (t) => {
-    const pane = await quietPane(t);
-    const bin = await tmaScript(t);
-    await fireHook(t, {
-      agent: "claude",
-      event: "SessionStart",
-      pane,
-      bin,
-      stdin: payload("claude", "SessionStart"),
-    });
+    const pane = await registeredPane(t, await tmaScript(t));
     const every = startTma(t, ["subscribe", "--json"]);
     const changes = startTma(t, ["subscribe", "--json", "--changes-only"]);
     await t.waitFor(() => Promise.resolve(lines(every.stdout()).length >= 3), 15_000);

@@ -6,7 +6,7 @@
  * @module
  */
 import { assert, assertEquals, assertStringIncludes } from "./harness/assert.ts";
-import { fireHook, payload, quietPane, tmaScript } from "./harness/hook.ts";
+import { fireFixture, registeredPane, tmaScript } from "./harness/hook.ts";
 import { screen } from "./harness/recorder.ts";
 import { runTma, type ScratchTmux, startTma, tmuxTest } from "./harness/tmux.ts";
 import { ROW_KEYS } from "../src/core/rows.ts";
@@ -72,11 +72,9 @@ tmuxTest("tma wait C34 C42 exit 3: the watched pane vanished", async (t) => {
 
 tmuxTest("tma wait C41 C42 exit 4: the agent died while its pane lived", async (t) => {
   // A hook-registered agent whose session ends: the row goes, the pane stays.
-  const pane = await quietPane(t);
   const bin = await tmaScript(t);
-  const fire = (event: string) =>
-    fireHook(t, { agent: "claude", event, pane, bin, stdin: payload("claude", event) });
-  await fire("SessionStart");
+  const pane = await registeredPane(t, bin);
+  const fire = (event: string) => fireFixture(t, { pane, bin }, event);
   await fire("UserPromptSubmit");
   const wait = startTma(t, ["wait", "--pane", pane, "--until", "idle"]);
   await new Promise((r) => setTimeout(r, 1500));

@@ -1,38 +1,17 @@
 import { assertEquals } from "../../tests/harness/assert.ts";
 import { diffEdges, EDGE_KEYS } from "./edges.ts";
+import { agentRow } from "../../tests/harness/rows.ts";
 import type { AgentRow } from "./rows.ts";
 
 function row(pane: string, state: AgentRow["state"], extra: Partial<AgentRow> = {}): AgentRow {
-  return {
-    pane,
-    agent: "claude",
-    state,
-    detail: null,
-    since: 1,
-    since_ms: 1,
-    episode_ms: 1,
+  return agentRow(pane, state, {
     locator: "main:1.0",
     title: "t",
-    attention: false,
-    done: false,
-    session: null,
-    context: null,
-    context_at_ms: null,
-    muted: false,
-    tokens: null,
-    quota: null,
-    quota_window: null,
-    quota_resets_at_ms: null,
-    quota_at_ms: null,
-    cost_usd: null,
-    model: null,
     repo: "shop",
     branch: "main",
     worktree: false,
-    server: "",
-    host: "",
     ...extra,
-  };
+  });
 }
 
 const edge = (e: { from: string; to: string; pane?: string }) => [e.pane ?? "%1", e.from, e.to];

@@ -1,4 +1,5 @@
 import { assertEquals } from "../../tests/harness/assert.ts";
+import { agentRow } from "../../tests/harness/rows.ts";
 import type { AgentRow } from "./rows.ts";
 import type { StateClass } from "./state.ts";
 import {
@@ -10,38 +11,7 @@ import {
   type WaitTarget,
 } from "./wait.ts";
 
-function row(pane: string, state: AgentRow["state"], extra: Partial<AgentRow> = {}): AgentRow {
-  return {
-    pane,
-    agent: "claude",
-    state,
-    detail: null,
-    since: 1000,
-    since_ms: 1000,
-    episode_ms: 1000,
-    locator: `main:${pane.slice(1)}.0`,
-    title: "",
-    attention: false,
-    done: false,
-    session: null,
-    context: null,
-    context_at_ms: null,
-    muted: false,
-    tokens: null,
-    quota: null,
-    quota_window: null,
-    quota_resets_at_ms: null,
-    quota_at_ms: null,
-    cost_usd: null,
-    model: null,
-    repo: null,
-    branch: null,
-    worktree: null,
-    server: "",
-    host: "",
-    ...extra,
-  };
-}
+const row = agentRow;
 
 function done(pane: string, extra: Partial<AgentRow> = {}): AgentRow {
   return row(pane, "idle", { attention: true, done: true, ...extra });

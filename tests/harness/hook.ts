@@ -122,3 +122,30 @@ export async function writeConfig(scratch: ScratchTmux, text: string): Promise<v
 export async function quietPane(scratch: ScratchTmux): Promise<string> {
   return await scratch.newWindow(["sh", "-c", "sleep 3600"]);
 }
+
+/**
+ * Fires one event through the wrapper with its payload fixture (or `stdin`):
+ * `fireFixture(t, { pane, bin }, "Stop")` for Claude's `Stop.payload`.
+ */
+export async function fireFixture(
+  scratch: ScratchTmux,
+  target: { pane: string; bin: string; agent?: string },
+  event: string,
+  stdin?: string,
+): Promise<Fired> {
+  const agent = target.agent ?? "claude";
+  return await fireHook(scratch, {
+    agent,
+    event,
+    pane: target.pane,
+    bin: target.bin,
+    stdin: stdin ?? payload(agent, event),
+  });
+}
+
+/** A quiet pane registered as a Claude session by its `SessionStart` (idle). */
+export async function registeredPane(scratch: ScratchTmux, bin: string): Promise<string> {
+  const pane = await quietPane(scratch);
+  await fireFixture(scratch, { pane, bin }, "SessionStart");
+  return pane;
+}

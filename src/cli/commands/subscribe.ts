@@ -14,14 +14,12 @@ import { diffEdges } from "../../core/edges.ts";
 import { EXIT, UsageError } from "../../core/errors.ts";
 import type { AgentRow } from "../../core/rows.ts";
 import { needsGit } from "../../core/selector.ts";
-import { listAgents } from "../../runtime/cycle/listing.ts";
-import { LiveSettings } from "../../runtime/live_settings.ts";
 import { watchStdoutReader } from "../../runtime/stdout_watch.ts";
 import { Ticker } from "../../runtime/ticker.ts";
-import { TmuxNoServerError, TmuxTimeoutError } from "../../tmux/errors.ts";
 import { boolFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { selectorFrom } from "../selector_flags.ts";
+import { WaiterCycles } from "../waiter_cycle.ts";
 
 /** The reader of stdout went away: the stream ends. */
 function readerGone(error: unknown): boolean {
@@ -41,12 +39,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   const events = boolFlag(args.flags, "events");
   const changesOnly = boolFlag(args.flags, "changes-only") && !events;
   const selector = selectorFrom(args.flags);
-  const live = new LiveSettings({
-    globals: ctx.globals,
-    env: ctx.env,
-    warn: (line) => ctx.err(`${line}\n`),
-  });
-  const server = await ctx.server();
+  const cycles = new WaiterCycles(ctx, "subscribe", { selector, git: needsGit(selector) });
   const ticker = new Ticker({
     intervalMs,
     wakeSignals: ["SIGUSR1"],
@@ -56,34 +49,11 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   const watch = watchStdoutReader(() => ticker.stop());
   let previous: AgentRow[] | null = null;
   let lastDocument: string | null = null;
-  let first = true;
-  let stallNoted = false;
   try {
     while (!ticker.stopped) {
-      let rows: AgentRow[] | null = null;
-      try {
-        const { config, models } = await live.load();
-        const listing = await listAgents({
-          server,
-          config,
-          models,
-          now: ctx.now,
-          selector,
-          git: needsGit(selector),
-          snapshot: first ? await ctx.snapshot() : undefined,
-          notify: { env: ctx.env },
-        });
-        rows = listing.rows;
-      } catch (error) {
-        if (error instanceof TmuxNoServerError) {
-          ctx.err(`tma: subscribe: ${error.message}\n`);
-          return EXIT.runtime;
-        }
-        if (!(error instanceof TmuxTimeoutError)) throw error;
-        if (!stallNoted) ctx.err(`tma: subscribe: ${error.message}; skipping a cycle\n`);
-        stallNoted = true;
-      }
-      first = false;
+      const listing = await cycles.next();
+      if (listing === "no-server") return EXIT.runtime;
+      const rows = listing === "stalled" ? null : listing.rows;
       if (rows !== null) {
         const lines: string[] = [];
         if (events) {

@@ -19,13 +19,12 @@ import {
   type WaitSpec,
   type WaitTarget,
 } from "../../core/wait.ts";
-import { listAgents, type Listing } from "../../runtime/cycle/listing.ts";
-import { LiveSettings } from "../../runtime/live_settings.ts";
+import type { Listing } from "../../runtime/cycle/listing.ts";
 import { Ticker } from "../../runtime/ticker.ts";
-import { TmuxNoServerError, TmuxTimeoutError } from "../../tmux/errors.ts";
 import { boolFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { hasSelector, selectorFrom } from "../selector_flags.ts";
+import { WaiterCycles } from "../waiter_cycle.ts";
 
 /** The cadence of a wait without wake hints (C40). */
 export const WAIT_TICK_MS = 1000;
@@ -104,43 +103,14 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     ? undefined
     : started + parseSeconds(timeoutText, { flag: "--timeout", min: 0 });
   const json = boolFlag(args.flags, "json");
-  const live = new LiveSettings({
-    globals: ctx.globals,
-    env: ctx.env,
-    warn: (line) => ctx.err(`${line}\n`),
-  });
-  const server = await ctx.server();
+  const cycles = new WaiterCycles(ctx, "wait", { git: needsGit(spec.selector) });
   const ticker = new Ticker({ intervalMs: WAIT_TICK_MS, wakeSignals: ["SIGUSR1"] });
   let state = initialWaitState();
-  let first = true;
-  let stallNoted = false;
   try {
     for (;;) {
-      let listing: Listing | null = null;
-      try {
-        const { config, models } = await live.load();
-        listing = await listAgents({
-          server,
-          config,
-          models,
-          now: ctx.now,
-          git: needsGit(spec.selector),
-          // Later ticks skip a cycle another producer ran this second (D53).
-          stampedeGuard: !first,
-          snapshot: first ? await ctx.snapshot() : undefined,
-          notify: { env: ctx.env },
-        });
-      } catch (error) {
-        if (error instanceof TmuxNoServerError) {
-          ctx.err(`tma: wait: ${error.message}\n`);
-          return EXIT.runtime;
-        }
-        if (!(error instanceof TmuxTimeoutError)) throw error;
-        if (!stallNoted) ctx.err(`tma: wait: ${error.message}; skipping a cycle\n`);
-        stallNoted = true;
-      }
-      first = false;
-      if (listing !== null) {
+      const listing = await cycles.next();
+      if (listing === "no-server") return EXIT.runtime;
+      if (listing !== "stalled") {
         const step = stepWait(spec, state, observe(listing));
         state = step.state;
         const verdict = step.verdict;

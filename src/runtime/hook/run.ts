@@ -122,6 +122,12 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       exitOnSignal: true,
       afterCommit: notify
         ? async (committed) => {
+          // Only a blocked pane, or an idle one with attention, can be due:
+          // every other event skips loading the dispatcher and the full config.
+          const state = committed.options["@agent_state"];
+          const mayBeDue = state === "blocked" ||
+            (state === "idle" && committed.options["@agent_attention"] === "1");
+          if (!mayBeDue) return;
           const { fireFromEvent } = await import("../notify/from_event.ts");
           await fireFromEvent({
             server,
