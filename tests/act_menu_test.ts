@@ -5,8 +5,7 @@
  * tmux runs `tma act`, and the pane receives exactly the action's keys.
  */
 import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
-import { runTma, tmuxTest } from "./harness/tmux.ts";
-import { HAS_SCRIPT, withClient } from "./harness/client.ts";
+import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
 import { menuItems, promptSafePane, shQuote } from "../src/actions/menu.ts";
 import { displayMenuArgs, escapeHashes, tmuxQuote } from "../src/tmux/menu.ts";
 import { action } from "./harness/act.ts";
@@ -49,6 +48,60 @@ Deno.test("tma act --menu A38: display-menu escapes # for tmux's format pass; qu
   assertEquals(shQuote("it's"), "'it'\\''s'");
   assertEquals(promptSafePane("%12"), "%'''12'");
 });
+
+/** Whether util-linux `script` can give a tmux client a terminal here. */
+const HAS_SCRIPT: boolean = (() => {
+  if (Deno.build.os !== "linux") return false;
+  try {
+    const out = new Deno.Command("script", { args: ["--version"], stdout: "piped", stderr: "null" })
+      .outputSync();
+    return out.success && new TextDecoder().decode(out.stdout).includes("util-linux");
+  } catch {
+    return false;
+  }
+})();
+
+/** An attached client on a pseudo-terminal: type at it, watch what it draws. */
+async function withClient(
+  t: ScratchTmux,
+  fn: (
+    client: { type(text: string): Promise<void>; waitDrawn(text: string): Promise<void> },
+  ) => Promise<void>,
+): Promise<void> {
+  const child = new Deno.Command("script", {
+    args: ["-qfec", `tmux -L ${t.socketName} attach -t main`, "/dev/null"],
+    env: { ...t.env(), TERM: "xterm-256color", LANG: "C.UTF-8" },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  let drawn = "";
+  const decoder = new TextDecoder();
+  const reading = (async () => {
+    for await (const chunk of child.stdout) drawn += decoder.decode(chunk, { stream: true });
+  })();
+  try {
+    await t.waitFor(async () => (await t.tmux("list-clients")).trim() !== "");
+    await fn({
+      type: async (text) => {
+        await writer.write(new TextEncoder().encode(text));
+      },
+      waitDrawn: async (text) => {
+        const from = drawn.length;
+        await t.waitFor(() =>
+          Promise.resolve(drawn.slice(Math.max(0, from - text.length)).includes(text))
+        );
+      },
+    });
+  } finally {
+    await writer.close().catch(() => undefined);
+    child.kill("SIGKILL");
+    await child.status;
+    await reading.catch(() => undefined);
+  }
+}
 
 tmuxTest(
   "tma act --menu A38, C54: tma act --menu opens a menu; its first entry approves the blocked pane",

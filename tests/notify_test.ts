@@ -9,7 +9,7 @@
  * @module
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./harness/assert.ts";
-import { HAS_SCRIPT, withClient } from "./harness/client.ts";
+import { attachClient, HAS_SCRIPT } from "./harness/client.ts";
 import { exists } from "./harness/fs.ts";
 import {
   agentOptions,
@@ -254,7 +254,8 @@ tmuxTest(
     await t.tmux("rename-window", "-t", pane, "api##(x)");
     const bin = await tmaScript(t);
     await fire(t, pane, bin, "SessionStart");
-    await withClient(t, async (client) => {
+    const client = await attachClient(t, "main");
+    try {
       await t.tmux("select-window", "-t", pane);
       await fire(t, pane, bin, "PermissionRequest");
       await exactlyRuns(t, 1);
@@ -274,7 +275,9 @@ tmuxTest(
       await exactlyRuns(t, 1);
       const options = await agentOptions(t, pane);
       assert(Number(options["@agent_notified_at"]) >= Number(options["@agent_since"]));
-    });
+    } finally {
+      await client.close();
+    }
   },
   { ignore: !HAS_SCRIPT },
 );

@@ -135,6 +135,29 @@ export function buildPayload(facts: NotifyFacts, fire: FireContext): NotifyPaylo
 }
 
 /**
+ * Every name `payloadEnv` may set: a command gets these from its payload,
+ * never from the environment of the process that fired it.
+ */
+export const PAYLOAD_ENV_NAMES: readonly string[] = [
+  "TMA_AGENT",
+  "TMA_PANE",
+  "TMA_STATE",
+  "TMA_LOCATOR",
+  "TMA_TITLE",
+  "TMA_SINCE_MS",
+  "TMA_REASON",
+  "TMA_JUMP",
+  "TMA_DETAIL",
+  "TMA_SESSION",
+  "TMA_REPO",
+  "TMA_BRANCH",
+  "TMA_CONTEXT_PCT",
+  "TMA_WINDOW",
+  "TMA_EXCERPT",
+  "TMA_SOCKET_PATH",
+];
+
+/**
  * The `TMA_*` environment of a command sink (P63): always `TMA_AGENT`,
  * `TMA_PANE`, `TMA_STATE`, `TMA_LOCATOR`, `TMA_TITLE`, `TMA_SINCE_MS`,
  * `TMA_REASON` and `TMA_JUMP`; the others only when they have a value.

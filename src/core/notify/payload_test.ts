@@ -5,6 +5,7 @@ import {
   messageText,
   type NotifyFacts,
   oscText,
+  PAYLOAD_ENV_NAMES,
   PAYLOAD_KEYS,
   payloadEnv,
 } from "./payload.ts";
@@ -100,6 +101,13 @@ Deno.test("payloadEnv() P63: the always-set names, and the optional ones only wi
   ) {
     assertEquals(name in bare, true, name);
   }
+});
+
+Deno.test("PAYLOAD_ENV_NAMES P63: every name payloadEnv sets, no other", () => {
+  const env = payloadEnv(
+    buildPayload(facts, { trigger: "blocked", excerpt: "x", nowMs: T, direct: false }),
+  );
+  assertEquals(Object.keys(env).sort(), [...PAYLOAD_ENV_NAMES].sort());
 });
 
 Deno.test("logLine() P64: the payload with at right after schema", () => {

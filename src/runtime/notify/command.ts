@@ -22,6 +22,7 @@
  * ```
  * @module
  */
+import { PAYLOAD_ENV_NAMES } from "../../core/notify/payload.ts";
 import type { EnvReader } from "../paths.ts";
 import {
   clearFailure,
@@ -60,7 +61,7 @@ export function commandEnv(
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(inherited)) {
-    if (!PAYLOAD_ENV.test(name)) env[name] = value;
+    if (!PAYLOAD_ENV_NAMES.includes(name)) env[name] = value;
   }
   return { ...env, ...payloadEnv };
 }

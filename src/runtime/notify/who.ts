@@ -44,7 +44,8 @@ export function fromPollOn(config: boolean, env: EnvReader): boolean {
 
 /** The runtime directory of the daemon's socket and lock (U3). */
 export function runtimeDir(env: EnvReader): string {
-  return `${env("XDG_RUNTIME_DIR") || env("TMPDIR") || "/tmp"}/tma`.replace(/\/+tma$/, "/tma");
+  const base = env("XDG_RUNTIME_DIR") || env("TMPDIR") || "/tmp";
+  return `${base.replace(/\/+$/, "")}/tma`;
 }
 
 /**
