@@ -9,6 +9,10 @@
  * coalesce into one wake, and hints that arrive while a cycle runs are kept
  * for the next sleep, so none is lost and none costs a cycle of its own.
  *
+ * The sleep itself is the surfaces' `Waker` (`wake.ts`, shared with the
+ * picker and watch); the ticker adds the cadence, the coalescing, a
+ * deadline (`wait --timeout`) and stop signals (a stream's clean exit).
+ *
  * ```ts
  * const ticker = new Ticker({ intervalMs: 1000, wakeSignals: ["SIGUSR1"] });
  * try {
@@ -22,6 +26,7 @@
  * ```
  * @module
  */
+import { Waker } from "./wake.ts";
 
 /** Why a sleep ended. */
 export type WakeReason = "tick" | "hint" | "deadline" | "stopped";
@@ -40,17 +45,16 @@ export interface TickerOptions {
   now?: () => number;
 }
 
-/** A cycle-then-sleep rhythm with wake hints. */
+/** A cycle-then-sleep rhythm with wake hints, over the surfaces' `Waker`. */
 export class Ticker {
   readonly #intervalMs: number;
   readonly #coalesceMs: number;
   readonly #now: () => number;
+  readonly #waker = new Waker();
   #tickStart: number;
   #lastWake = -Infinity;
-  #pendingHint = false;
   #stopped = false;
-  #wakeUp: ((reason: WakeReason) => void) | null = null;
-  readonly #listeners: [Deno.Signal, () => void][] = [];
+  readonly #removers: (() => void)[] = [];
 
   constructor(options: TickerOptions) {
     this.#intervalMs = options.intervalMs;
@@ -64,7 +68,7 @@ export class Ticker {
   #listen(signal: Deno.Signal, handler: () => void): void {
     try {
       Deno.addSignalListener(signal, handler);
-      this.#listeners.push([signal, handler]);
+      this.#removers.push(() => Deno.removeSignalListener(signal, handler));
     } catch {
       // A platform without this signal: the ticker still ticks.
     }
@@ -77,14 +81,13 @@ export class Ticker {
 
   /** A wake hint: the current sleep ends early, or the next one returns at once. */
   wake(): void {
-    if (this.#wakeUp) this.#wakeUp("hint");
-    else this.#pendingHint = true;
+    this.#waker.wake("hint");
   }
 
   /** Ends the current sleep and every later one with "stopped". */
   stop(): void {
     this.#stopped = true;
-    this.#wakeUp?.("stopped");
+    this.#waker.wake(STOP);
   }
 
   /**
@@ -95,47 +98,38 @@ export class Ticker {
   async sleep(deadlineMs?: number): Promise<WakeReason> {
     if (this.#stopped) return "stopped";
     const tickAt = this.#tickStart + this.#intervalMs;
-    // The earliest of the tick, the deadline and (when a hint is waiting) the
-    // hint's turn, which comes no sooner than coalesceMs after the last wake.
-    const next = (hint: boolean): [number, WakeReason] => {
-      let best: [number, WakeReason] = [tickAt, "tick"];
-      if (deadlineMs !== undefined && deadlineMs < best[0]) best = [deadlineMs, "deadline"];
-      const hintAt = this.#lastWake + this.#coalesceMs;
-      if (hint && hintAt < best[0]) best = [hintAt, "hint"];
-      return best;
-    };
-    const reason = await new Promise<WakeReason>((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const finish = (why: WakeReason) => {
-        clearTimeout(timer);
-        this.#wakeUp = null;
-        resolve(why);
-      };
-      const arm = ([at, why]: [number, WakeReason]) => {
-        clearTimeout(timer);
-        const wait = at - this.#now();
-        if (wait <= 0) finish(why);
-        else timer = setTimeout(() => finish(why), wait);
-      };
-      this.#wakeUp = (why) => why === "hint" ? arm(next(true)) : finish(why);
-      arm(next(this.#pendingHint));
-    });
-    this.#pendingHint = false;
-    if (reason === "hint") this.#lastWake = this.#now();
-    if (reason === "tick" || reason === "hint") this.#tickStart = this.#now();
-    return this.#stopped ? "stopped" : reason;
+    const until = Math.min(tickAt, deadlineMs ?? Infinity);
+    const why = await this.#waker.sleep(Math.max(0, until - this.#now()));
+    if (this.#stopped) return "stopped";
+    if (why === "tick") {
+      if (until < tickAt) return "deadline";
+      this.#tickStart = this.#now();
+      return "tick";
+    }
+    // A hint (or a wake signal): no sooner than coalesceMs after the last
+    // wake, and the hints that arrive meanwhile fold into this one.
+    while (this.#now() < Math.min(this.#lastWake + this.#coalesceMs, until)) {
+      const rest = Math.min(this.#lastWake + this.#coalesceMs, until) - this.#now();
+      await this.#waker.sleep(rest);
+      if (this.#stopped) return "stopped";
+    }
+    this.#lastWake = this.#now();
+    this.#tickStart = this.#lastWake;
+    return "hint";
   }
 
   /** Removes the signal listeners and ends a pending sleep. */
   close(): void {
-    for (const [signal, handler] of this.#listeners) {
+    for (const remove of this.#removers.splice(0)) {
       try {
-        Deno.removeSignalListener(signal, handler);
+        remove();
       } catch {
         // Already gone.
       }
     }
-    this.#listeners.length = 0;
     this.stop();
   }
 }
+
+/** The wake reason `stop()` hands the waker. */
+const STOP = "stop";
