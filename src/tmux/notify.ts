@@ -1,8 +1,8 @@
 /**
  * The tmux side of a notification: what a fire needs to know about its pane
- * (the window's name, who is looking, the dialog on screen), read in one
- * tmux call, and the status-line message shown on every attached client
- * (U19, X5).
+ * (the window's name, the dialog on screen) read in one tmux call, beside
+ * the attached clients (who is looking), and the status-line message shown
+ * on every attached client (U19, X5).
  *
  * ```ts
  * const server = { bin: "tmux", socketName: "work" };
@@ -11,10 +11,10 @@
  * ```
  * @module
  */
-import type { ClientView } from "../core/notify/route.ts";
+import type { ClientFacts } from "../core/client.ts";
 import { readMarkers, runTmuxScript, type TmuxCommand, type TmuxServer } from "./exec.ts";
 import { CAPTURE_HISTORY_LINES } from "./capture.ts";
-import { FIELD_SEPARATOR } from "./panes.ts";
+import { listClientFacts } from "./clients.ts";
 
 /** What a fire reads about its pane. */
 export interface FireFacts {
@@ -23,31 +23,24 @@ export interface FireFacts {
   /** `#{pane_height}`, for the capture's visible region; null when unknown. */
   height: number | null;
   /** Every attached client and the pane it displays. */
-  clients: ClientView[];
+  clients: ClientFacts[];
   /** The pane's capture (`capture-pane -p -e -S -50`), when asked for and the pane lives. */
   capture: string | null;
 }
 
-const CLIENT_FORMAT = [
-  "#{client_name}",
-  "#{pane_id}",
-  "#{client_activity}",
-  "#{client_control_mode}",
-].join(FIELD_SEPARATOR);
-
 /**
- * Reads the window name, the clients and (when `capture` is set) the screen
- * of one pane in a single tmux call. Each item ends with a marker line, so
- * a vanished pane only leaves its own items empty.
+ * Reads the window name and (when `capture` is set) the screen of one pane
+ * in a single tmux call, and the attached clients beside it. Each item ends
+ * with a marker line, so a vanished pane only leaves its own items empty.
  */
 export async function readFireFacts(
   server: TmuxServer,
   options: { pane: string; capture: boolean },
 ): Promise<FireFacts> {
   const nonce = crypto.randomUUID();
+  const clients = listClientFacts(server);
   const items: TmuxCommand[] = [
     ["display-message", "-p", "-t", options.pane, "#{pane_height} #{window_name}"],
-    ["list-clients", "-F", CLIENT_FORMAT],
   ];
   if (options.capture) {
     items.push([
@@ -60,10 +53,13 @@ export async function readFireFacts(
       options.pane,
     ]);
   }
-  const { stdout } = await runTmuxScript(
-    server,
-    items.map((command, i) => [command, ["display-message", "-p", `${nonce}:${i}`]]),
-  );
+  const [{ stdout }, attached] = await Promise.all([
+    runTmuxScript(
+      server,
+      items.map((command, i) => [command, ["display-message", "-p", `${nonce}:${i}`]]),
+    ),
+    clients,
+  ]);
   const bodies = new Map(readMarkers(stdout, nonce).map((m) => [m.index, m.body]));
   const head = (bodies.get(0) ?? []).join("\n");
   const space = head.indexOf(" ");
@@ -71,18 +67,8 @@ export async function readFireFacts(
   return {
     windowName: space > 0 ? head.slice(space + 1) : "",
     height: Number.isFinite(height) && height > 0 ? height : null,
-    clients: (bodies.get(1) ?? []).filter((line) => line !== "").map(parseClient),
-    capture: options.capture && bodies.has(2) ? bodies.get(2)!.join("\n") : null,
-  };
-}
-
-function parseClient(line: string): ClientView {
-  const [name, pane, activity, control] = line.split(FIELD_SEPARATOR);
-  return {
-    name: name ?? "",
-    pane: pane ?? "",
-    activitySec: Number(activity) || 0,
-    control: control === "1",
+    clients: attached,
+    capture: options.capture && bodies.has(1) ? bodies.get(1)!.join("\n") : null,
   };
 }
 

@@ -9,6 +9,7 @@
  * ```
  * @module
  */
+import type { ClientFacts } from "../client.ts";
 import type { TriggerName } from "./trigger.ts";
 
 /** The `[notify]` keys that route commands. */
@@ -34,40 +35,30 @@ export function commandFor(
   return routes[trigger]?.command ?? routes.command ?? null;
 }
 
-/** One attached client as `list-clients` shows it. */
-export interface ClientView {
-  name: string;
-  /** The pane the client displays (its session's current window's active pane). */
-  pane: string;
-  /** `#{client_activity}`: the client's last input, in epoch seconds. */
-  activitySec: number;
-  /** A control-mode client (a daemon's, an editor's) is no user. */
-  control: boolean;
-}
-
 /**
  * Whether the user is looking at `pane`: a client that is not in control
  * mode displays it and had input within the last `lookingSecs` seconds
  * (X5). `lookingSecs` 0 turns the check off.
  *
  * ```ts
- * userIsLooking([{ name: "/dev/pts/1", pane: "%3", activitySec: 1785100000, control: false }],
+ * const client = { name: "/dev/pts/1", sessionName: "w", sessionId: "$0", pane: "%3" };
+ * userIsLooking([{ ...client, activitySec: 1785100000, controlMode: false }],
  *   { pane: "%3", nowMs: 1785100010000, lookingSecs: 30 }); // true
  * ```
  */
 export function userIsLooking(
-  clients: readonly ClientView[],
+  clients: readonly ClientFacts[],
   context: { pane: string; nowMs: number; lookingSecs: number },
 ): boolean {
   if (context.lookingSecs <= 0) return false;
   const nowSec = Math.floor(context.nowMs / 1000);
   return clients.some((client) =>
-    !client.control && client.pane === context.pane &&
+    !client.controlMode && client.pane === context.pane &&
     nowSec - client.activitySec <= context.lookingSecs
   );
 }
 
 /** The clients a status-line message goes to: every attached one but control-mode clients (U19). */
-export function messageClients(clients: readonly ClientView[]): string[] {
-  return clients.filter((client) => !client.control).map((client) => client.name);
+export function messageClients(clients: readonly ClientFacts[]): string[] {
+  return clients.filter((client) => !client.controlMode).map((client) => client.name);
 }

@@ -1,5 +1,6 @@
 import { assertEquals } from "../../../tests/harness/assert.ts";
-import { type ClientView, commandFor, messageClients, userIsLooking } from "./route.ts";
+import type { ClientFacts } from "../client.ts";
+import { commandFor, messageClients, userIsLooking } from "./route.ts";
 
 Deno.test("commandFor() G12 G17 G18: TMA_NOTIFY_CMD, then the trigger's own, then [notify] command", () => {
   const routes = {
@@ -16,11 +17,13 @@ Deno.test("commandFor() G12 G17 G18: TMA_NOTIFY_CMD, then the trigger's own, the
 });
 
 const T = 1_785_100_000_000;
-const client = (extra: Partial<ClientView>): ClientView => ({
+const client = (extra: Partial<ClientFacts>): ClientFacts => ({
   name: "/dev/pts/1",
+  sessionName: "work",
+  sessionId: "$0",
   pane: "%3",
   activitySec: T / 1000,
-  control: false,
+  controlMode: false,
   ...extra,
 });
 
@@ -29,12 +32,12 @@ Deno.test("userIsLooking() X5: a client showing the pane with recent input; off 
   assertEquals(userIsLooking([client({})], ctx), true);
   assertEquals(userIsLooking([client({ pane: "%4" })], ctx), false);
   assertEquals(userIsLooking([client({ activitySec: T / 1000 - 60 })], ctx), false);
-  assertEquals(userIsLooking([client({ control: true })], ctx), false);
+  assertEquals(userIsLooking([client({ controlMode: true })], ctx), false);
   assertEquals(userIsLooking([client({})], { ...ctx, lookingSecs: 0 }), false);
 });
 
 Deno.test("messageClients() U19: every attached client but control-mode ones", () => {
-  assertEquals(messageClients([client({}), client({ name: "ctl", control: true })]), [
+  assertEquals(messageClients([client({}), client({ name: "ctl", controlMode: true })]), [
     "/dev/pts/1",
   ]);
 });

@@ -50,10 +50,6 @@ const WRAPPER = [
   "fi",
 ].join("\n");
 
-/** Environment names a command gets from its payload, never from tma's own environment. */
-const PAYLOAD_ENV =
-  /^TMA_(AGENT|PANE|STATE|LOCATOR|TITLE|SINCE_MS|REASON|JUMP|DETAIL|SESSION|REPO|BRANCH|CONTEXT_PCT|WINDOW|EXCERPT)$/;
-
 /** tma's environment minus inherited payload variables, plus this fire's. */
 export function commandEnv(
   inherited: Record<string, string>,
