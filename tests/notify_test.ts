@@ -243,6 +243,44 @@ tmuxTest(
 );
 
 tmuxTest(
+  "notify U19 X5 R4: a hostile tool command in the status-line message stays text",
+  async (t) => {
+    await notifyConfig(t, "from_event = true");
+    const bin = await tmaScript(t);
+    const pane = await registeredPane(t, bin);
+    // Relative names (no path for redaction to mask): if anything ran, it would land in a cwd.
+    const tag = crypto.randomUUID().slice(0, 8);
+    const names = [`m1-${tag}`, `m2-${tag}`, `m3-${tag}`];
+    const command = `echo $(touch ${names[0]}) #(touch ${names[1]}) \`touch ${
+      names[2]
+    }\` "q" 'a;b'`;
+    const client = await attachClient(t, "main");
+    try {
+      await fire(
+        t,
+        pane,
+        bin,
+        "PermissionRequest",
+        JSON.stringify({ tool_name: "Bash", tool_input: { command } }),
+      );
+      await exactlyRuns(t, 1);
+      assertStringIncludes(await t.tmux("show-messages"), `: permission · Bash: ${command}`);
+    } finally {
+      await client.close();
+    }
+    for (const name of names) {
+      for (const dir of [t.dir, Deno.cwd(), t.home]) {
+        const path = `${dir}/${name}`;
+        const made = await exists(path);
+        if (made) await Deno.remove(path);
+        assertEquals(made, false, `${path} was created`);
+      }
+    }
+  },
+  { ignore: !HAS_SCRIPT },
+);
+
+tmuxTest(
   "notify U19 U20 X5: the message names who, where and why on an attached client, with the bell and OSC 9; looking at the pane suppresses",
   async (t) => {
     // looking_secs = 0 first: the pane is on screen, but nobody counts as looking.
