@@ -1,13 +1,15 @@
 /**
  * One tick of a waiting surface (`wait`, `subscribe`): the config and
- * manifests re-read (G4, M26), one listing cycle, a tmux stall turned into
- * a skipped tick with one stderr note, and a vanished server into the end
- * of the wait (C40).
+ * manifests re-read (G4, M26), one listing cycle (its process table reused
+ * while the panes show no change, `waiter_snapshot.ts`), a tmux stall turned
+ * into a skipped tick with one stderr note, and a vanished server into the
+ * end of the wait (C40).
  * @module
  */
 import type { Selector } from "../core/selector.ts";
 import { listAgents, type Listing } from "../runtime/cycle/listing.ts";
 import { LiveSettings } from "../runtime/live_settings.ts";
+import { WaiterSnapshots } from "../runtime/waiter_snapshot.ts";
 import { TmuxNoServerError, TmuxTimeoutError } from "../tmux/errors.ts";
 import type { CommandContext } from "./context.ts";
 
@@ -20,6 +22,7 @@ export class WaiterCycles {
   readonly #name: string;
   readonly #live: LiveSettings;
   readonly #options: { selector?: Selector; git: boolean };
+  #snapshots: WaiterSnapshots | null = null;
   #first = true;
   #stallNoted = false;
 
@@ -44,9 +47,16 @@ export class WaiterCycles {
     const first = this.#first;
     this.#first = false;
     try {
+      const server = await ctx.server();
+      this.#snapshots ??= new WaiterSnapshots(server, { now: ctx.now });
       const { config, models } = await this.#live.load();
+      // The first cycle's snapshot was started before the command loaded (D64);
+      // later ones reuse the process table while nothing in the panes moved.
+      const snapshot = first
+        ? await this.#snapshots.adopt(await ctx.snapshot())
+        : await this.#snapshots.next();
       return await listAgents({
-        server: await ctx.server(),
+        server,
         config,
         models,
         now: ctx.now,
@@ -54,8 +64,7 @@ export class WaiterCycles {
         git: this.#options.git,
         // Later ticks skip a cycle another producer ran this second (D53).
         stampedeGuard: !first,
-        // The first cycle's snapshot was started before the command loaded (D64).
-        snapshot: first ? await ctx.snapshot() : undefined,
+        snapshot,
         notify: { env: ctx.env },
       });
     } catch (error) {
