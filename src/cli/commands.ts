@@ -151,6 +151,23 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./commands/act.ts"),
   },
   {
+    name: "jump",
+    summary: "take your tmux client to the agent that wants you",
+    usage: "tma jump [--attention|--blocked|--next|--back|--home|--pane ID|--menu] [selector]",
+    flags: [
+      { name: "attention", kind: "boolean", help: "blocked first (longest first), then done" },
+      { name: "blocked", kind: "boolean", help: "the longest-blocked agent" },
+      { name: "next", kind: "boolean", help: "the next agent in session order (the default)" },
+      { name: "back", kind: "boolean", help: "one step back along your return trail" },
+      { name: "home", kind: "boolean", help: "the oldest trail entry; empties the trail" },
+      { name: "pane", kind: "string", help: "this pane" },
+      { name: "menu", kind: "boolean", help: "a tmux menu of every agent" },
+      ...SELECTOR_FLAGS,
+    ],
+    cycles: true,
+    load: () => import("./commands/jump.ts"),
+  },
+  {
     name: "debug",
     summary: "capture, explain, classify and redact (for rule authors)",
     usage: "tma debug capture|explain|classify|redact|stamp ...",

@@ -166,15 +166,25 @@ export function plainLine(row: AgentRow): string {
   ].join("\t");
 }
 
-/** Rows in surface order: session, window, pane. */
-export function sortRows<T extends { locator: string }>(rows: T[]): T[] {
+/**
+ * Surface order of two locators: session name, then window and pane index
+ * as numbers (`main:10.0` after `main:9.0`).
+ *
+ * ```ts
+ * compareLocators("main:2.0", "main:10.0"); // negative
+ * ```
+ */
+export function compareLocators(a: string, b: string): number {
   const key = (locator: string) => {
     const m = /^(.*):(\d+)\.(\d+)$/.exec(locator);
     return m ? [m[1], Number(m[2]), Number(m[3])] as const : [locator, 0, 0] as const;
   };
-  return rows.sort((a, b) => {
-    const [sa, wa, pa] = key(a.locator);
-    const [sb, wb, pb] = key(b.locator);
-    return sa < sb ? -1 : sa > sb ? 1 : wa - wb || pa - pb;
-  });
+  const [sa, wa, pa] = key(a);
+  const [sb, wb, pb] = key(b);
+  return sa < sb ? -1 : sa > sb ? 1 : wa - wb || pa - pb;
+}
+
+/** Rows in surface order: session, window, pane. */
+export function sortRows<T extends { locator: string }>(rows: T[]): T[] {
+  return rows.sort((a, b) => compareLocators(a.locator, b.locator));
 }

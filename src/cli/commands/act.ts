@@ -19,11 +19,13 @@ import {
 import { menuItems } from "../../actions/menu.ts";
 import type { BrokerEnv } from "../../actions/observe.ts";
 import { type ActResult, batchExitCode, exitCodeOf } from "../../core/action/outcome.ts";
-import { selfArgv } from "../../actions/self.ts";
 import { resolveTargets } from "../../actions/target.ts";
-import { listClients, showMenu } from "../../tmux/menu.ts";
+import { showMenu } from "../../tmux/menu.ts";
+import { actingClient } from "../../runtime/jump.ts";
+import { sessionOfLocator } from "../../core/jump.ts";
 import { boolFlag, multiFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
+import { childArgv } from "../child_argv.ts";
 import { hasSelector, selectorFrom } from "../selector_flags.ts";
 
 /** How many audit entries `--log` prints. */
@@ -362,19 +364,14 @@ async function openMenu(
     ctx.err(`tma: no action is fireable at ${view.pane} now; no menu opened\n`);
     return 0;
   }
-  const client = ctx.globals.client ?? await pickClient(env, view.locator);
-  if (!client) {
-    throw new UsageError("no tmux client to show the menu on: attach one, or pass -c CLIENT");
-  }
-  const g = ctx.globals;
-  const tma = [
-    ...selfArgv(),
-    "--socket-path",
-    view.socketPath,
-    ...(g.config ? ["--config", g.config] : []),
-    ...(g.noConfig ? ["--no-config"] : []),
-    ...(g.manifestDir ? ["--manifest-dir", g.manifestDir] : []),
-  ];
+  // The client showing the pane, else one on its session (C6).
+  const client = (await actingClient(env.server, {
+    explicit: ctx.globals.client,
+    pane: view.pane,
+    paneSession: sessionOfLocator(view.locator),
+    tmux: ctx.env("TMUX"),
+  })).name;
+  const tma = childArgv(ctx, view.socketPath);
   await showMenu(env.server, {
     pane: view.pane,
     client,
@@ -382,11 +379,4 @@ async function openMenu(
     items: menuItems({ tma, pane: view.pane, actions: fireable }),
   });
   return 0;
-}
-
-/** The most recently active client attached to the pane's session, else any. */
-async function pickClient(env: BrokerEnv, locator: string): Promise<string | null> {
-  const clients = await listClients(env.server);
-  const session = locator.slice(0, locator.lastIndexOf(":"));
-  return (clients.find((c) => c.session === session) ?? clients[0])?.name ?? null;
 }
