@@ -47,7 +47,6 @@ function codePoints(text: string): number[] {
  * ```
  */
 export function displayWidth(text: string): number {
-  // deno-lint-ignore no-control-regex -- plain ASCII is the fast path
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   const cps = codePoints(text);
   let width = 0;

@@ -7,7 +7,7 @@
  */
 import { UsageError } from "../../core/errors.ts";
 import { pickerOrder, sessionOfLocator } from "../../core/jump.ts";
-import { type AgentRow } from "../../core/rows.ts";
+import type { AgentRow } from "../../core/rows.ts";
 import { matches, needsGit } from "../../core/selector.ts";
 import { formatAge } from "../../core/age.ts";
 import { classOf } from "../../core/state.ts";
