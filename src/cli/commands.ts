@@ -168,6 +168,16 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./commands/jump.ts"),
   },
   {
+    name: "watch",
+    summary: "a live dashboard of every agent, for a pane of its own",
+    usage: "tma watch [--table] [selector]",
+    flags: [
+      { name: "table", kind: "boolean", help: "open on the full-width table" },
+      ...SELECTOR_FLAGS,
+    ],
+    load: () => import("./commands/watch.ts"),
+  },
+  {
     name: "debug",
     summary: "capture, explain, classify and redact (for rule authors)",
     usage: "tma debug capture|explain|classify|redact|stamp ...",

@@ -16,17 +16,13 @@ import {
   type ListedAction,
   listedAction,
 } from "../../actions/explain.ts";
-import { menuItems } from "../../actions/menu.ts";
 import type { BrokerEnv } from "../../actions/observe.ts";
 import { type ActResult, batchExitCode, exitCodeOf } from "../../core/action/outcome.ts";
 import { resolveTargets } from "../../actions/target.ts";
-import { showMenu } from "../../tmux/menu.ts";
-import { actingClient } from "../../runtime/jump.ts";
-import { sessionOfLocator } from "../../core/jump.ts";
 import { boolFlag, multiFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
-import { childArgv } from "../child_argv.ts";
 import { hasSelector, selectorFrom } from "../selector_flags.ts";
+import { brokerEnv, showActionMenu } from "../action_menu.ts";
 
 /** How many audit entries `--log` prints. */
 export const LOG_ENTRIES = 20;
@@ -117,23 +113,6 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     ctx.out(`${JSON.stringify(doc)}\n`);
   }
   return all ? batchExitCode(results) : results[0].exit_code;
-}
-
-async function brokerEnv(ctx: CommandContext): Promise<BrokerEnv> {
-  const [server, config, manifests] = await Promise.all([
-    ctx.server(),
-    ctx.config(),
-    ctx.manifests(),
-  ]);
-  return {
-    server,
-    config,
-    agents: manifests.agents,
-    models: manifests.models,
-    now: ctx.now,
-    auditPath: auditPath(ctx.env),
-    warn: (line) => ctx.err(`${line}\n`),
-  };
 }
 
 /** One line per target: success on stdout, a refusal or failure with its reason on stderr. */
@@ -352,31 +331,5 @@ async function openMenu(
     all: false,
     envPane: ctx.env("TMUX_PANE") || undefined,
   });
-  const view = await freshView(env, target);
-  if (view === null) {
-    ctx.err(`tma: pane ${target} is gone\n`);
-    return 3;
-  }
-  const fireable = [...options.actions.values()]
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .filter((action) => fireability(env, { action, view }).fireable);
-  if (fireable.length === 0) {
-    ctx.err(`tma: no action is fireable at ${view.pane} now; no menu opened\n`);
-    return 0;
-  }
-  // The client showing the pane, else one on its session (C6).
-  const client = (await actingClient(env.server, {
-    explicit: ctx.globals.client,
-    pane: view.pane,
-    paneSession: sessionOfLocator(view.locator),
-    tmux: ctx.env("TMUX"),
-  })).name;
-  const tma = childArgv(ctx, view.socketPath);
-  await showMenu(env.server, {
-    pane: view.pane,
-    client,
-    title: `tma: ${view.agent ?? "pane"} ${view.pane}`,
-    items: menuItems({ tma, pane: view.pane, actions: fireable }),
-  });
-  return 0;
+  return await showActionMenu(ctx, env, { pane: target, actions: options.actions });
 }

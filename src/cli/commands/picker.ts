@@ -1,0 +1,41 @@
+/**
+ * `tma` with no subcommand (C1): the fuzzy picker of agent panes (U29-U32),
+ * meant for `display-popup -E -w 80% -h 60% tma`. The invoking pane (the one
+ * the popup opened over, or the pane it runs in) is left out; Enter jumps
+ * the acting client there and closes, tab opens the action menu and closes.
+ * @module
+ */
+import type { ClientFacts } from "../../core/client.ts";
+import { resolveClient } from "../../core/client.ts";
+import { listClientFacts } from "../../tmux/clients.ts";
+import { runSurface } from "../../ui/run.ts";
+import type { ParsedArgs } from "../args.ts";
+import type { CommandContext } from "../context.ts";
+import { surfaceHost } from "../surface_host.ts";
+
+/** Runs the picker. */
+export async function run(ctx: CommandContext, _args: ParsedArgs): Promise<number> {
+  const [server, config] = await Promise.all([ctx.server(), ctx.config()]);
+  const pane = ctx.env("TMUX_PANE") || undefined;
+  // In a popup there is no $TMUX_PANE: the invoking pane is the client's.
+  let client: ClientFacts | null = null;
+  if (!pane) {
+    client = resolveClient(await listClientFacts(server).catch(() => []), {
+      explicit: ctx.globals.client,
+      tmux: ctx.env("TMUX") || undefined,
+    });
+  }
+  const invoking = pane ?? client?.pane ?? null;
+  const reports: string[] = [];
+  const host = await surfaceHost(ctx, {
+    exclude: invoking,
+    client,
+    report: (line) => reports.push(line),
+  });
+  const code = await runSurface(host, {
+    kind: "picker",
+    styles: config.picker,
+  });
+  for (const line of reports) ctx.err(`${line}\n`);
+  return code;
+}
