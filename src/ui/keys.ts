@@ -50,6 +50,9 @@ function mouseOf(code: number, x: number, y: number, final: string): MouseEvent 
   return { kind: final === "m" ? "release" : "press", button, ...at };
 }
 
+// deno-lint-ignore no-control-regex -- an unfinished sequence, completed by the next chunk
+const UNFINISHED = /^\x1b(\[[<0-9;]*|O)?$/;
+
 // deno-lint-ignore no-control-regex -- terminal input is control sequences
 const SEQUENCE = /^\x1b(?:\[<(\d+);(\d+);(\d+)([Mm])|\[([0-9;]*)([A-Za-z~])|O([A-Za-z]))/;
 
@@ -86,7 +89,7 @@ export function decodeInput(chunk: string, rest: string): { events: InputEvent[]
         continue;
       }
       // An unfinished sequence waits for the next chunk; anything else is ESC.
-      if (/^\x1b(\[[<0-9;]*|O)?$/.test(text.slice(i))) return { events, rest: text.slice(i) };
+      if (UNFINISHED.test(text.slice(i))) return { events, rest: text.slice(i) };
       if (text[i + 1] === "\x1b") {
         events.push({ type: "key", key: { name: "esc" } });
         i++;
