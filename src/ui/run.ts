@@ -51,7 +51,7 @@ export const REFRESH_MS = 1000;
 /** Runs until the surface quits; returns the exit code. */
 export async function runSurface(
   host: SurfaceHost,
-  init: Omit<SurfaceInit, "width" | "height" | "nowMs">,
+  init: Omit<SurfaceInit, "width" | "height" | "nowMs"> & { refreshMs?: number },
 ): Promise<number> {
   const term = new Terminal();
   term.open();
@@ -142,7 +142,10 @@ export async function runSurface(
     void loadRanker();
     void (async () => {
       while (!done) {
-        const reason = await Promise.race([host.waker.sleep(REFRESH_MS), finished]);
+        const reason = await Promise.race([
+          host.waker.sleep(init.refreshMs ?? REFRESH_MS),
+          finished,
+        ]);
         if (done) break;
         await dispatch(
           reason === "tick"

@@ -304,14 +304,19 @@ function pickerKey(model: SurfaceModel, key: Key): [SurfaceModel, Effect[]] {
     case "ctrl-s":
       return settle({ ...model, allSessions: !model.allSessions }, 0);
     case "backspace":
-      return settle({ ...model, query: [...model.query].slice(0, -1).join("") }, 0);
+      return query(model, [...model.query].slice(0, -1).join(""));
     case "ctrl-u":
-      return settle({ ...model, query: "" }, 0);
+      return query(model, "");
     case "char":
-      return settle({ ...model, query: model.query + (key.char ?? "") }, 0);
+      return query(model, model.query + (key.char ?? ""));
     default:
       return [model, []];
   }
+}
+
+/** A new query: the cursor goes to the best match, as in fzf. */
+function query(model: SurfaceModel, text: string): [SurfaceModel, Effect[]] {
+  return settle({ ...model, query: text, list: { ...model.list, selected: null, scroll: 0 } }, 0);
 }
 
 /** The watch's keys (U35). */

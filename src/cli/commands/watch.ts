@@ -31,6 +31,8 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
       kind: "watch",
       styles: config.picker,
       table: boolFlag(args.flags, "table"),
+      // Tests stretch the tick to prove that a nudge alone refreshes (U17).
+      refreshMs: Number(ctx.env("TMA_TEST_REFRESH_MS")) || undefined,
     });
   } finally {
     stopNudges();
