@@ -131,6 +131,21 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./commands/install_hooks.ts"),
   },
   {
+    name: "install-keys",
+    summary: "bind tma's keys in tmux (a managed tmux.conf your config sources)",
+    usage: "tma install-keys [--check|--uninstall] [--mouse] [--no-daemon] [--yes]",
+    flags: [
+      { name: "check", kind: "boolean", help: "verify the managed file and its source line" },
+      { name: "uninstall", kind: "boolean", help: "remove the managed file and the marked line" },
+      { name: "mouse", kind: "boolean", help: "also bind clicks on tma's status counts" },
+      { name: "no-daemon", kind: "boolean", help: "leave out the daemon launcher line" },
+      { name: "yes", kind: "boolean", help: "apply without asking" },
+      { name: "conf", kind: "string", help: "the tmux config to mark" },
+      { name: "config-dir", kind: "string", help: "where the managed tmux.conf goes" },
+    ],
+    load: () => import("./commands/install_keys.ts"),
+  },
+  {
     name: "act",
     summary: "fire an action (approve, deny, interrupt, ...) at a pane",
     usage: "tma act NAME [--pane ID | selector [--all]] [--text MSG] [--dry-run] [--json]",
