@@ -8,6 +8,7 @@ import { type DepartedScope, departedScope } from "../core/hook/attention.ts";
 import { runTmux, type TmuxServer } from "../tmux/exec.ts";
 import { serverFromGlobals } from "../tmux/server.ts";
 import { writeChains } from "../tmux/writer.ts";
+import { commandLines } from "../tmux/ps.ts";
 import { loadHookSettings } from "./hook/load.ts";
 import type { EnvReader } from "./paths.ts";
 
@@ -41,7 +42,7 @@ export async function clearAttention(
       flagged.map((pane) => ({ pane, writes: [{ name: "@agent_attention", value: null }] })),
     );
   }
-  nudgeWatchers(watchers);
+  await nudgeWatchers(watchers);
   return flagged;
 }
 
@@ -50,19 +51,16 @@ const WATCH_MARK = "tma-watch";
 
 /**
  * Sends SIGUSR1 to every advertised watcher (U17), so it refreshes within
- * about 200 ms. Where `/proc` shows command lines, a pid whose process is
- * not a `tma watch` (a watcher killed without withdrawing, its pid reused)
- * is left alone: SIGUSR1 would end an unrelated process.
+ * about 200 ms. A pid whose process is not a `tma watch` (a watcher killed
+ * without withdrawing, its pid since reused) is left alone: SIGUSR1 would
+ * end an unrelated process. One `ps`, only when some pane advertises one.
  */
-export function nudgeWatchers(pids: readonly number[]): void {
-  for (const pid of new Set(pids)) {
-    if (!(pid > 0) || pid === Deno.pid) continue;
-    try {
-      const cmdline = Deno.readTextFileSync(`/proc/${pid}/cmdline`);
-      if (!cmdline.split("\0").includes("watch")) continue;
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound && Deno.build.os === "linux") continue;
-    }
+export async function nudgeWatchers(pids: readonly number[]): Promise<void> {
+  const live = [...new Set(pids)].filter((pid) => Number.isSafeInteger(pid) && pid > 0);
+  if (live.length === 0) return;
+  const lines = await commandLines(live);
+  for (const pid of live) {
+    if (!(lines.get(pid) ?? "").split(/\s+/).includes("watch")) continue;
     try {
       Deno.kill(pid, "SIGUSR1");
     } catch {
