@@ -232,3 +232,23 @@ tmuxTest(
     await t.waitFor(async () => !(await shown(t, pane)).includes("✓"));
   },
 );
+
+tmuxTest(
+  "tma ls item 8: on a terminal a header, glyphs, ages and trimmed titles; NO_COLOR; none says so",
+  async (t) => {
+    const empty = await startTma(t, ["ls"], { ready: /no agent panes/ });
+    assertMatch(await shown(t, empty), /no agent panes on this tmux server/);
+    const a = await t.standIn("claude", { height: 40 });
+    await a.draw(screen("claude_blocked_bash_w120").capture, "  ✳ padded title   ");
+    const pane = await startTma(t, ["ls"], { ready: /PANE\s+AGENT\s+STATE/ });
+    const text = await shown(t, pane);
+    assertMatch(text, /⚑ %\d+\s+claude\s+blocked\/permission\s+\d+s\s+main:\d+\.0\s+.*✳ padded title$/m);
+    const coloured = await t.tmux("capture-pane", "-p", "-e", "-t", pane);
+    assert(coloured.includes("\x1b[31m⚑"), "the blocked glyph in red");
+    const plain = await startTma(t, ["ls"], { ready: /PANE/, env: { NO_COLOR: "1" } });
+    const raw = await t.tmux("capture-pane", "-p", "-e", "-t", plain);
+    assert(!raw.includes("\x1b[31m"), "NO_COLOR: no colour");
+    const piped = await runTma(t, ["ls"]);
+    assertEquals(piped.stdout.split("\n")[0].split("\t").length, 12, "piped: the C17 lines");
+  },
+);
