@@ -27,6 +27,8 @@ export interface HostOptions {
   client?: ClientFacts | null;
   /** Where lines for after the surface closes go. */
   report(line: string): void;
+  /** The first read, when the caller started it early (the picker, D64). */
+  firstRead?: Promise<SurfaceRead>;
 }
 
 /** A host over the real server, with the rows and panes of its last read. */
@@ -57,7 +59,7 @@ export async function surfaceHost(
     waker: new Waker(),
     now: ctx.now,
     report: options.report,
-    stamped: async () => keep(await stampedRows(server, ctx.now())),
+    stamped: async () => keep(await (options.firstRead ?? stampedRows(server, ctx.now()))),
     refresh: async () => {
       if (!refresher) {
         const { Refresher } = await import("../runtime/surface_refresh.ts");

@@ -73,6 +73,14 @@ export interface JumpResult {
   note?: string;
 }
 
+/** The acting client, or null when none is attached (C6). */
+export async function findActingClient(
+  server: TmuxServer,
+  hints: ClientHints,
+): Promise<ClientFacts | null> {
+  return resolveClient(await listClientFacts(server).catch(() => []), hints);
+}
+
 /** The acting client, or a `NoClientError`. */
 export async function actingClient(server: TmuxServer, hints: ClientHints): Promise<ClientFacts> {
   const client = resolveClient(await listClientFacts(server), hints);

@@ -6,8 +6,8 @@
  * @module
  */
 import type { ClientFacts } from "../../core/client.ts";
-import { resolveClient } from "../../core/client.ts";
-import { listClientFacts } from "../../tmux/clients.ts";
+import { findActingClient } from "../../runtime/jump.ts";
+import { stampedRows } from "../../runtime/surface.ts";
 import { runSurface } from "../../ui/run.ts";
 import type { ParsedArgs } from "../args.ts";
 import type { CommandContext } from "../context.ts";
@@ -16,26 +16,23 @@ import { surfaceHost } from "../surface_host.ts";
 /** Runs the picker. */
 export async function run(ctx: CommandContext, _args: ParsedArgs): Promise<number> {
   const [server, config] = await Promise.all([ctx.server(), ctx.config()]);
+  // The first frame's listing starts at once, beside the client lookup (D64).
+  const firstRead = stampedRows(server, ctx.now());
+  firstRead.catch(() => undefined);
   const pane = ctx.env("TMUX_PANE") || undefined;
   // In a popup there is no $TMUX_PANE: the invoking pane is the client's.
-  let client: ClientFacts | null = null;
-  if (!pane) {
-    client = resolveClient(await listClientFacts(server).catch(() => []), {
-      explicit: ctx.globals.client,
-      tmux: ctx.env("TMUX") || undefined,
-    });
-  }
-  const invoking = pane ?? client?.pane ?? null;
+  const client: ClientFacts | null = pane ? null : await findActingClient(server, {
+    explicit: ctx.globals.client,
+    tmux: ctx.env("TMUX") || undefined,
+  });
   const reports: string[] = [];
   const host = await surfaceHost(ctx, {
-    exclude: invoking,
+    exclude: pane ?? client?.pane ?? null,
     client,
+    firstRead,
     report: (line) => reports.push(line),
   });
-  const code = await runSurface(host, {
-    kind: "picker",
-    styles: config.picker,
-  });
+  const code = await runSurface(host, { kind: "picker", styles: config.picker });
   for (const line of reports) ctx.err(`${line}\n`);
   return code;
 }
