@@ -330,3 +330,45 @@ tmuxTest(
   },
   { ignore: !HAS_SCRIPT },
 );
+
+tmuxTest(
+  "tma jump --menu C30, U39: every agent but the invoking pane, digits 1-9; an entry jumps there",
+  async (t) => {
+    const f = await fleet(t);
+    await withClients(t, ["main"], async ([c]) => {
+      await jumpAs(t, c, "--pane", f.blockedOld.pane);
+      const opened = c.waitDrawn("tma: jump");
+      const out = await runTma(t, ["jump", "--menu", "--client", c.name], {
+        env: { TMUX_PANE: f.blockedOld.pane },
+      });
+      assertEquals(out.code, 0, out.stderr);
+      await opened;
+      // Picker order without the invoking pane: blocked (newer), working, done.
+      await c.type("3");
+      await t.waitFor(async () => (await clientPane(t, c.name)) === f.done.pane, 10000);
+      assertEquals(await t.option(f.done.pane, "@agent_attention"), "", "D60 through --pane");
+    });
+  },
+  { ignore: !HAS_SCRIPT },
+);
+
+tmuxTest(
+  "tma jump C6, C30: no attached client is one clear line and exit 2; an empty menu says no agents",
+  async (t) => {
+    const none = await runTma(t, ["jump", "--attention"]);
+    assertEquals(none.code, 2);
+    assertMatch(none.stderr, /^tma: no tmux client is attached to act for/);
+    assertEquals(none.stderr.trim().split("\n").length, 1);
+    const menu = await runTma(t, ["jump", "--menu"]);
+    assertEquals(menu.code, 2, "the menu needs a client");
+    await withClients(t, ["main"], async ([c]) => {
+      const empty = await runTma(t, ["jump", "--menu", "--client", c.name]);
+      assertEquals(empty.code, 0);
+      assertMatch(empty.stderr, /no agents/);
+      const ghost = await runTma(t, ["jump", "--next", "--client", "/dev/pts/nope"]);
+      assertEquals(ghost.code, 2);
+      assertMatch(ghost.stderr, /no attached client is named/);
+    });
+  },
+  { ignore: !HAS_SCRIPT },
+);

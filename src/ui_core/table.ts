@@ -103,7 +103,7 @@ const COLUMNS: Record<string, Column> = {
     align: "right",
     cell: (_, r) => r.tokens === null ? "" : shortCount(r.tokens),
   },
-  model: { name: "MODEL", width: 14, align: "left", cell: (_, r) => r.model ?? "" },
+  model: { name: "MODEL", width: 17, align: "left", cell: (_, r) => r.model ?? "" },
   quota: { name: "QUOTA", width: 14, align: "left", cell: (m, r) => quotaCell(r, m.nowMs) },
   cost: {
     name: "COST",
