@@ -8,12 +8,10 @@
  * - one `tma jump --attention` at 100 panes with a client attached.
  * @module
  */
-import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { attachClient, HAS_SCRIPT } from "../tests/harness/client.ts";
-import { runTma, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
+import { runTma, type ScratchTmux, tmaCommand, withScratchTmux } from "../tests/harness/tmux.ts";
 
 const RUNS = Number(Deno.env.get("TMA_BENCH_RUNS") ?? "9");
-const MOD = new URL("../mod.ts", import.meta.url).pathname;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -27,17 +25,7 @@ const IDLE = "❯ \n" + "─".repeat(78) + "\n  ⏵⏵ accept edits on (shift+ta
  * output holds `until`; the process is killed then.
  */
 async function timeToOutput(t: ScratchTmux, args: string[], until: string): Promise<number> {
-  const tma = [
-    Deno.execPath(),
-    "run",
-    "--quiet",
-    ...RUN_PERMISSIONS,
-    MOD,
-    "--socket-name",
-    t.socketName,
-    ...args,
-  ]
-    .map((a) => `'${a}'`).join(" ");
+  const tma = tmaCommand(t, args);
   const started = performance.now();
   const child = new Deno.Command("script", {
     args: ["-qfec", `stty cols 120 rows 40; exec ${tma}`, "/dev/null"],

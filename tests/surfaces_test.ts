@@ -7,10 +7,7 @@
 import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
 import { attachClient, clientPane, HAS_SCRIPT } from "./harness/client.ts";
 import { screen } from "./harness/recorder.ts";
-import { runTma, type ScratchTmux, type StandIn, tmuxTest } from "./harness/tmux.ts";
-import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
-
-const MOD = new URL("../mod.ts", import.meta.url).pathname;
+import { runTma, type ScratchTmux, type StandIn, tmaCommand, tmuxTest } from "./harness/tmux.ts";
 
 /** Starts tma in a new window of `width` x `height` and waits for its first frame. */
 async function startTma(
@@ -19,16 +16,7 @@ async function startTma(
   options: { width?: number; height?: number; ready?: RegExp; env?: Record<string, string> } = {},
 ): Promise<string> {
   const env = t.env();
-  const command = [
-    Deno.execPath(),
-    "run",
-    "--quiet",
-    ...RUN_PERMISSIONS,
-    MOD,
-    "--socket-name",
-    t.socketName,
-    ...args,
-  ].map((a) => `'${a}'`).join(" ");
+  const command = tmaCommand(t, args);
   const pane = await t.newWindow(["sh", "-c", `${command}; sleep 30`], {
     width: options.width ?? 120,
     height: options.height ?? 30,
@@ -242,7 +230,10 @@ tmuxTest(
     await a.draw(screen("claude_blocked_bash_w120").capture, "  ✳ padded title   ");
     const pane = await startTma(t, ["ls"], { ready: /PANE\s+AGENT\s+STATE/ });
     const text = await shown(t, pane);
-    assertMatch(text, /⚑ %\d+\s+claude\s+blocked\/permission\s+\d+s\s+main:\d+\.0\s+.*✳ padded title$/m);
+    assertMatch(
+      text,
+      /⚑ %\d+\s+claude\s+blocked\/permission\s+\d+s\s+main:\d+\.0\s+.*✳ padded title$/m,
+    );
     const coloured = await t.tmux("capture-pane", "-p", "-e", "-t", pane);
     assert(coloured.includes("\x1b[31m⚑"), "the blocked glyph in red");
     const plain = await startTma(t, ["ls"], { ready: /PANE/, env: { NO_COLOR: "1" } });

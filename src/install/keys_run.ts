@@ -10,6 +10,7 @@ import type { EnvReader } from "../runtime/paths.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { TmuxNoServerError, TmuxNotInstalledError, TmuxTimeoutError } from "../tmux/errors.ts";
 import { sourceConfigFile } from "../tmux/global_hooks.ts";
+import { askToApply } from "./ask.ts";
 import { InstallError } from "./errors.ts";
 import {
   applyChange,
@@ -93,22 +94,8 @@ function unreachable(error: unknown): boolean {
     error instanceof TmuxTimeoutError;
 }
 
-async function preview(
-  deps: InstallKeysDeps,
-  changes: FileChange[],
-  yes: boolean,
-): Promise<boolean> {
-  for (const change of changes) deps.out(describeChange(change));
-  if (yes) return true;
-  if (!deps.confirm) {
-    deps.err(
-      "tma: not a terminal, so nothing was written; rerun with --yes to apply the changes above\n",
-    );
-    return false;
-  }
-  const go = await deps.confirm("Apply these changes? [y/N] ");
-  if (!go) deps.err("tma: declined; nothing was written\n");
-  return go;
+function preview(deps: InstallKeysDeps, changes: FileChange[], yes: boolean): Promise<boolean> {
+  return askToApply(deps, changes.map(describeChange), yes);
 }
 
 /** Whether `tma` resolves on PATH (the bindings run it from there). */

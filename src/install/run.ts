@@ -43,6 +43,7 @@ import {
   planAttentionHooks,
   type TmuxPlan,
 } from "./focus_hooks.ts";
+import { askToApply } from "./ask.ts";
 import { readKeysState } from "./keys_run.ts";
 import { checkKeys } from "./keys.ts";
 import {
@@ -159,24 +160,14 @@ async function tmuxPlan(
 }
 
 /** Prints the plan and asks. Returns whether to go ahead. */
-async function preview(
+function preview(
   deps: InstallHooksDeps,
   changes: FileChange[],
   tmux: TmuxPlan | undefined,
   yes: boolean,
 ): Promise<boolean> {
-  for (const change of changes) deps.out(describeChange(change));
-  for (const step of tmux?.steps ?? []) deps.out(`${step.describe}\n`);
-  if (yes) return true;
-  if (!deps.confirm) {
-    deps.err(
-      "tma: not a terminal, so nothing was written; rerun with --yes to apply the changes above\n",
-    );
-    return false;
-  }
-  const go = await deps.confirm("Apply these changes? [y/N] ");
-  if (!go) deps.err("tma: declined; nothing was written\n");
-  return go;
+  const steps = (tmux?.steps ?? []).map((step) => `${step.describe}\n`);
+  return askToApply(deps, [...changes.map(describeChange), ...steps], yes);
 }
 
 function statuslineChoice(

@@ -159,10 +159,22 @@ function columnsFor(width: number, rows: readonly AgentRow[]): Column[] {
   return order.filter((name) => wanted.has(name)).map((name) => COLUMNS[name]);
 }
 
-function cellText(column: Column, text: string): string {
-  // A gauge carries its own colours and exact width.
-  if (column === COLUMNS.context || column === COLUMNS.glyph) return text;
+/** Text padded or cut to a column. */
+function pad(column: Column, text: string): string {
   return column.align === "right" ? fitRight(text, column.width) : fit(text, column.width);
+}
+
+function cellText(column: Column, text: string): string {
+  // A gauge and a glyph carry their own colours and exact width.
+  if (column === COLUMNS.context || column === COLUMNS.glyph) return text;
+  return pad(column, text);
+}
+
+/** The columns of a table and the width the title keeps. */
+function layout(width: number, rows: readonly AgentRow[]): { columns: Column[]; title: number } {
+  const columns = columnsFor(width, rows);
+  const used = columns.reduce((sum, c) => sum + c.width + 1, 0);
+  return { columns, title: Math.max(0, width - used) };
 }
 
 /** The table's header line. */
@@ -171,28 +183,23 @@ export function tableHeader(
   width: number,
   rows: readonly AgentRow[],
 ): string {
-  const columns = columnsFor(width, rows);
-  const used = columns.reduce((sum, c) => sum + c.width + 1, 0);
-  const head = columns.map((c) =>
-    c.align === "right" ? fitRight(c.name, c.width) : fit(c.name, c.width)
-  ).join(" ");
-  return `${head} ${fit("TITLE", Math.max(0, width - used))}`;
+  const { columns, title } = layout(width, rows);
+  const head = columns.map((c) => pad(c, c.name)).join(" ");
+  return `${head} ${fit("TITLE", title)}`;
 }
 
-/** One table row. */
+/** One table row: the cells, then the dimmed branch and the title. */
 export function tableLine(
   model: SurfaceModel,
   row: AgentRow,
   width: number,
   rows: readonly AgentRow[],
 ): string {
-  const columns = columnsFor(width, rows);
-  const used = columns.reduce((sum, c) => sum + c.width + 1, 0);
+  const { columns, title } = layout(width, rows);
   const cells = columns.map((c) => cellText(c, c.cell(model, row)));
-  const branch = row.branch ? `${DIM}${row.branch}${RESET} ` : "";
-  const title = fit(
-    `${row.branch ? `${row.branch} ` : ""}${row.title.trim()}`,
-    Math.max(0, width - used),
-  );
-  return `${cells.join(" ")} ${branch ? title.replace(row.branch!, branch.trimEnd()) : title}`;
+  const text = fit(`${row.branch ? `${row.branch} ` : ""}${row.title.trim()}`, title);
+  const dimmed = row.branch && text.startsWith(row.branch)
+    ? `${DIM}${row.branch}${RESET}${text.slice(row.branch.length)}`
+    : text;
+  return `${cells.join(" ")} ${dimmed}`;
 }

@@ -13,13 +13,12 @@ import { formatAge } from "../../core/age.ts";
 import { classOf } from "../../core/state.ts";
 import { truncate } from "../../core/width.ts";
 import { shQuote } from "../../actions/menu.ts";
-import { listAgents } from "../../runtime/cycle/listing.ts";
 import { actingClient, jump, type JumpMode, sessionOfPane } from "../../runtime/jump.ts";
 import { showMenu, tmuxQuote } from "../../tmux/menu.ts";
 import { boolFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import { childArgv } from "../child_argv.ts";
 import type { CommandContext } from "../context.ts";
-import { reportTiming } from "../debug_timing.ts";
+import { listRows } from "../list_rows.ts";
 import { selectorFrom } from "../selector_flags.ts";
 
 const MODES: JumpMode[] = ["attention", "blocked", "next", "back", "home"];
@@ -42,21 +41,12 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   }
   const mode = modeOf(args);
   const selector = selectorFrom(args.flags);
-  const [server, snapshot, config, manifests] = await Promise.all([
-    ctx.server(),
-    ctx.snapshot(),
-    ctx.config(),
-    ctx.manifests(),
-  ]);
-  const listing = await listAgents({
-    server,
-    config,
-    models: manifests.models,
-    now: ctx.now,
-    git: needsGit(selector),
-    snapshot,
+  const listing = await listRows(ctx, args, {
+    alwaysGit: needsGit(selector),
+    stampedeGuard: false,
+    unscoped: true,
   });
-  reportTiming(ctx, listing.cycle.stats);
+  const server = await ctx.server();
   const rows = listing.rows;
   const scoped = rows.filter((r) => matches(r, selector, sessionOfLocator(r.locator)));
   const panes = listing.cycle.panes;
