@@ -6,12 +6,9 @@
  * @module
  */
 import type { ClientFacts } from "../../core/client.ts";
-import { findActingClient } from "../../runtime/jump.ts";
 import { stampedRows } from "../../runtime/surface.ts";
-import { runSurface } from "../../ui/run.ts";
 import type { ParsedArgs } from "../args.ts";
 import type { CommandContext } from "../context.ts";
-import { surfaceHost } from "../surface_host.ts";
 
 /** Runs the picker. */
 export async function run(ctx: CommandContext, _args: ParsedArgs): Promise<number> {
@@ -19,12 +16,17 @@ export async function run(ctx: CommandContext, _args: ParsedArgs): Promise<numbe
   // The first frame's listing starts at once, beside the client lookup (D64).
   const firstRead = stampedRows(server, ctx.now());
   firstRead.catch(() => undefined);
+  // The terminal layer loads while tmux lists (D64).
+  const ui = Promise.all([import("../../ui/run.ts"), import("../surface_host.ts")]);
   const pane = ctx.env("TMUX_PANE") || undefined;
   // In a popup there is no $TMUX_PANE: the invoking pane is the client's.
-  const client: ClientFacts | null = pane ? null : await findActingClient(server, {
-    explicit: ctx.globals.client,
-    tmux: ctx.env("TMUX") || undefined,
-  });
+  const client: ClientFacts | null = pane
+    ? null
+    : await (await import("../../runtime/jump.ts")).findActingClient(server, {
+      explicit: ctx.globals.client,
+      tmux: ctx.env("TMUX") || undefined,
+    });
+  const [{ runSurface }, { surfaceHost }] = await ui;
   const reports: string[] = [];
   const host = await surfaceHost(ctx, {
     exclude: pane ?? client?.pane ?? null,
