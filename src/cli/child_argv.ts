@@ -11,7 +11,7 @@ import type { CommandContext } from "./context.ts";
  * This tma plus the server-, config- and manifest-selecting flags.
  *
  * ```ts
- * declare const ctx: CommandContext;
+ * declare const ctx: import("./context.ts").CommandContext;
  * childArgv(ctx, "/tmp/tmux-0/default"); // [".../tma", "--socket-path", "/tmp/tmux-0/default"]
  * ```
  */
