@@ -107,13 +107,19 @@ tmuxTest(
     await waitListed(t, pane, 2);
     await t.tmux("send-keys", "-t", pane, "C-s");
     await waitScreen(t, pane, /all sessions/);
+    // A pane that vanishes while shown is dropped at the next refresh.
+    await t.tmux("kill-pane", "-t", a.working.pane);
+    await waitListed(t, pane, 2);
     await t.tmux("send-keys", "-t", pane, "Escape");
     await t.waitFor(async () => !/3 agents/.test(await shown(t, pane)));
     // Below 76 columns nothing is previewed.
-    const narrow = await startTma(t, [], { width: 75, ready: /3 agents/ });
+    const narrow = await startTma(t, [], { width: 75, ready: /2 agents/ });
     text = await waitScreen(t, narrow, /⚑ claude/);
     await new Promise((r) => setTimeout(r, 1500));
     assert(!(await shown(t, narrow)).includes("│"), await shown(t, narrow));
+    // Far narrower than any layout: the flat list, no crash.
+    const tiny = await startTma(t, [], { width: 24, height: 8, ready: /agents/ });
+    await waitScreen(t, tiny, /⚑ claude/);
   },
 );
 
