@@ -249,3 +249,42 @@ tmuxTest(
     assertEquals(piped.stdout.split("\n")[0].split("\t").length, 12, "piped: the C17 lines");
   },
 );
+
+tmuxTest(
+  "tma picker C1, C6, U29: in a display-popup, Enter moves the client that opened it",
+  async (t) => {
+    const a = await agents(t);
+    await t.tmux("new-session", "-d", "-s", "other", "-x", "120", "-y", "40");
+    const first = await attachClient(t, "main");
+    const second = await attachClient(t, "other");
+    try {
+      const env = t.env();
+      const vars = ["HOME", "XDG_CONFIG_HOME", "TMA_CONFIG", "DENO_DIR"].map((k) =>
+        `${k}='${env[k]}'`
+      );
+      await t.tmux(
+        "bind-key",
+        "-n",
+        "F7",
+        "display-popup",
+        "-E",
+        "-w",
+        "80%",
+        "-h",
+        "60%",
+        `env ${vars.join(" ")} ${tmaCommand(t, [])}`,
+      );
+      const opened = second.waitDrawn("3 agents");
+      await second.type("\x1b[18~"); // F7 on the client of session other
+      await opened;
+      await new Promise((r) => setTimeout(r, 300));
+      // The first row, the blocked pane: only this client can get there from session other.
+      await second.type("\r");
+      await t.waitFor(async () => (await clientPane(t, second.name)) === a.blocked.pane, 10000);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  },
+  { ignore: !HAS_SCRIPT },
+);
