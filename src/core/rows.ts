@@ -5,7 +5,7 @@
  * bumps it (P75), and a test pins the exact set.
  * @module
  */
-import type { PaneFacts, PaneOptions } from "./snapshot.ts";
+import type { PaneFacts, PaneOptionName, PaneOptions } from "./snapshot.ts";
 import { readStamp } from "./stamp.ts";
 import type { State } from "./state.ts";
 import { parseEpochMs } from "./time.ts";
@@ -77,6 +77,27 @@ export const ROW_KEYS: readonly (keyof AgentRow)[] = [
   "worktree",
   "server",
   "host",
+];
+
+/** The pane options `buildRow` reads: all a listing needs to draw rows from stamps. */
+export const ROW_OPTIONS: readonly PaneOptionName[] = [
+  "@agent_name",
+  "@agent_state",
+  "@agent_detail",
+  "@agent_since",
+  "@agent_turn_at",
+  "@agent_attention",
+  "@agent_session",
+  "@agent_context_pct",
+  "@agent_context_at",
+  "@agent_tokens",
+  "@agent_quota_pct",
+  "@agent_quota_window",
+  "@agent_quota_resets_at",
+  "@agent_quota_at",
+  "@agent_cost_usd",
+  "@agent_model",
+  "@agent_mute_until",
 ];
 
 /** What a row needs besides the pane. */

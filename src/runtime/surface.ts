@@ -6,7 +6,7 @@
  * watch's `@tma_watch_pid` advertisement (P36).
  * @module
  */
-import { type AgentRow, buildRow, type GitLabels, sortRows } from "../core/rows.ts";
+import { type AgentRow, buildRow, type GitLabels, ROW_OPTIONS, sortRows } from "../core/rows.ts";
 import type { PaneFacts } from "../core/snapshot.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { listPanes } from "../tmux/panes.ts";
@@ -31,7 +31,7 @@ export interface SurfaceRead {
  * ```
  */
 export async function stampedRows(server: TmuxServer, nowMs: number): Promise<SurfaceRead> {
-  const panes = await listPanes(server);
+  const panes = await listPanes(server, { options: ROW_OPTIONS });
   const host = hostName();
   const rows: AgentRow[] = [];
   for (const pane of panes) {
