@@ -10,6 +10,8 @@ import { type AgentRow, buildRow, type GitLabels, ROW_OPTIONS, sortRows } from "
 import type { PaneFacts } from "../core/snapshot.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { listPanes } from "../tmux/panes.ts";
+import { listPanesAndClients } from "../tmux/clients.ts";
+import type { ClientFacts } from "../core/client.ts";
 import { writeChains } from "../tmux/writer.ts";
 import { hostName } from "./host.ts";
 
@@ -19,6 +21,18 @@ const NO_GIT: GitLabels = { repo: null, branch: null, worktree: null };
 export interface SurfaceRead {
   rows: AgentRow[];
   panes: PaneFacts[];
+}
+
+/** The rows of a listing's agent panes, in surface order. */
+function rowsOf(panes: readonly PaneFacts[], nowMs: number): AgentRow[] {
+  const host = hostName();
+  const rows: AgentRow[] = [];
+  for (const pane of panes) {
+    if (pane.dead) continue;
+    const row = buildRow(pane, pane.options, { git: NO_GIT, server: pane.socketPath, host, nowMs });
+    if (row) rows.push(row);
+  }
+  return sortRows(rows);
 }
 
 /**
@@ -32,19 +46,19 @@ export interface SurfaceRead {
  */
 export async function stampedRows(server: TmuxServer, nowMs: number): Promise<SurfaceRead> {
   const panes = await listPanes(server, { options: ROW_OPTIONS });
-  const host = hostName();
-  const rows: AgentRow[] = [];
-  for (const pane of panes) {
-    if (pane.dead) continue;
-    const row = buildRow(pane, pane.options, {
-      git: NO_GIT,
-      server: pane.socketPath,
-      host,
-      nowMs,
-    });
-    if (row) rows.push(row);
-  }
-  return { rows: sortRows(rows), panes };
+  return { rows: rowsOf(panes, nowMs), panes };
+}
+
+/**
+ * The stamped rows and the attached clients in one tmux call: the picker's
+ * first frame, which must know the invoking client to leave its pane out.
+ */
+export async function stampedRowsAndClients(
+  server: TmuxServer,
+  nowMs: number,
+): Promise<SurfaceRead & { clients: ClientFacts[] }> {
+  const { panes, clients } = await listPanesAndClients(server, ROW_OPTIONS);
+  return { rows: rowsOf(panes, nowMs), panes, clients };
 }
 
 /**

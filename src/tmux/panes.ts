@@ -53,8 +53,8 @@ const FIELD_INDEX = Object.fromEntries(FIXED_FIELDS.map((name, i) => [name, i]))
   number
 >;
 
-/** The format of a listing that reads `options`. */
-function formatOf(options: readonly PaneOptionName[]): string {
+/** The `list-panes` format of a listing that reads `options`. */
+export function formatOf(options: readonly PaneOptionName[]): string {
   return [
     ...FIXED_FIELDS.map((name) => `#{${name}}`),
     ...options.map((name) => `#{${name}}`),

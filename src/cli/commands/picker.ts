@@ -6,26 +6,26 @@
  * @module
  */
 import type { ClientFacts } from "../../core/client.ts";
-import { stampedRows } from "../../runtime/surface.ts";
+import { resolveClient } from "../../core/client.ts";
+import { stampedRowsAndClients } from "../../runtime/surface.ts";
 import type { ParsedArgs } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 
 /** Runs the picker. */
 export async function run(ctx: CommandContext, _args: ParsedArgs): Promise<number> {
   const [server, config] = await Promise.all([ctx.server(), ctx.config()]);
-  // The first frame's listing starts at once, beside the client lookup (D64).
-  const firstRead = stampedRows(server, ctx.now());
-  firstRead.catch(() => undefined);
-  // The terminal layer loads while tmux lists (D64).
+  // One tmux call lists the panes and the clients, while the terminal layer loads (D64).
+  const listing = stampedRowsAndClients(server, ctx.now());
   const ui = Promise.all([import("../../ui/run.ts"), import("../surface_host.ts")]);
   const pane = ctx.env("TMUX_PANE") || undefined;
+  ui.catch(() => undefined);
+  const first = await listing; // no server: one line and exit 1, before the screen is taken
   // In a popup there is no $TMUX_PANE: the invoking pane is the client's.
-  const client: ClientFacts | null = pane
-    ? null
-    : await (await import("../../runtime/jump.ts")).findActingClient(server, {
-      explicit: ctx.globals.client,
-      tmux: ctx.env("TMUX") || undefined,
-    });
+  const client: ClientFacts | null = pane ? null : resolveClient(first.clients, {
+    explicit: ctx.globals.client,
+    tmux: ctx.env("TMUX") || undefined,
+  });
+  const firstRead = Promise.resolve({ rows: first.rows, panes: first.panes });
   const [{ runSurface }, { surfaceHost }] = await ui;
   const reports: string[] = [];
   const host = await surfaceHost(ctx, {
