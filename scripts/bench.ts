@@ -8,7 +8,9 @@
  * - one `tma-hook claude PreToolUse` fire against an empty Deno script;
  * - the Codex rollout tail read at 1 MiB and 50 MiB;
  * - prompt to notify command, with hooks and with a status poll, and the CPU
- *   an idle `tma wait` spends per minute (`bench_notify.ts`).
+ *   an idle `tma wait` spends per minute (`bench_notify.ts`);
+ * - the picker's first frame and one `jump --attention` at 100 panes
+ *   (scripts/bench_surfaces.ts).
  * @module
  */
 import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
@@ -224,6 +226,13 @@ async function main(): Promise<void> {
   } catch (error) {
     report.notify = `skipped: ${(error as Error).message}`;
   }
+  // issue 15: the picker's first frame and one jump at 100 panes, each beside tma --version.
+  try {
+    const { benchSurfaces } = await import("./bench_surfaces.ts");
+    report.surfaces = await benchSurfaces();
+  } catch (error) {
+    report.surfaces = `skipped: ${(error as Error).message}`;
+  }
   console.log("tma bench (medians of", RUNS, "runs; times in ms)");
   console.log(`tma --version: ${version} ms; empty deno script: ${empty} ms`);
   console.log("panes  cycle_ms  spawns  captures | quiet_ms  spawns  captures");
@@ -250,6 +259,10 @@ async function main(): Promise<void> {
   );
   console.log("telemetry:", JSON.stringify(report.telemetry));
   console.log("notify:", JSON.stringify(report.notify));
+  console.log(
+    "surfaces (picker first frame budget 1.5x tma --version, pair by pair):",
+    JSON.stringify(report.surfaces),
+  );
   console.log(JSON.stringify(report));
 }
 

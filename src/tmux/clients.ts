@@ -5,7 +5,8 @@
  */
 import type { ClientFacts } from "../core/client.ts";
 import { runTmux, type TmuxServer } from "./exec.ts";
-import { FIELD_SEPARATOR } from "./panes.ts";
+import type { PaneFacts, PaneOptionName } from "../core/snapshot.ts";
+import { FIELD_SEPARATOR, formatOf, parsePaneLines } from "./panes.ts";
 
 const FIELDS = [
   "#{client_name}",
@@ -52,4 +53,37 @@ export function parseClientLines(stdout: string): ClientFacts[] {
     });
   }
   return clients;
+}
+
+/** The prefix that tells a client line from a pane line in one combined listing. */
+const CLIENT_MARK = `tma-client${FIELD_SEPARATOR}`;
+
+/**
+ * Every pane (with `options` only) and every client in ONE tmux process:
+ * what a surface's first frame needs, for the price of one spawn.
+ *
+ * ```ts
+ * const { panes, clients } = await listPanesAndClients({ bin: "tmux" }, ["@agent_state"]);
+ * ```
+ */
+export async function listPanesAndClients(
+  server: TmuxServer,
+  options: readonly PaneOptionName[],
+): Promise<{ panes: PaneFacts[]; clients: ClientFacts[] }> {
+  const { stdout } = await runTmux(server, [
+    "list-panes",
+    "-a",
+    "-F",
+    formatOf(options),
+    ";",
+    "list-clients",
+    "-F",
+    CLIENT_MARK + FIELDS.join(FIELD_SEPARATOR),
+  ]);
+  const lines = stdout.split("\n");
+  const clientLines = lines.filter((l) => l.startsWith(CLIENT_MARK));
+  return {
+    panes: parsePaneLines(lines.filter((l) => !l.startsWith(CLIENT_MARK)).join("\n"), options),
+    clients: parseClientLines(clientLines.map((l) => l.slice(CLIENT_MARK.length)).join("\n")),
+  };
 }
