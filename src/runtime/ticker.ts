@@ -10,8 +10,11 @@
  * for the next sleep, so none is lost and none costs a cycle of its own.
  *
  * The sleep itself is the surfaces' `Waker` (`wake.ts`, shared with the
- * picker and watch); the ticker adds the cadence, the coalescing, a
- * deadline (`wait --timeout`) and stop signals (a stream's clean exit).
+ * picker and watch), and every wake source joins there: the wake signals
+ * are the waker's `onSignal`, and a later source (the daemon's hints) wakes
+ * `ticker.waker` like any other. The ticker adds the cadence, the
+ * coalescing, a deadline (`wait --timeout`) and stop signals (a stream's
+ * clean exit).
  *
  * ```ts
  * const ticker = new Ticker({ intervalMs: 1000, wakeSignals: ["SIGUSR1"] });
@@ -37,8 +40,10 @@ export interface TickerOptions {
   intervalMs: number;
   /** Hints within this window after a wake coalesce (C65); default 100. */
   coalesceMs?: number;
-  /** Signals that count as wake hints (`SIGUSR1` for watchers). */
+  /** Signals that count as wake hints (`SIGUSR1` for watchers), through `Waker.onSignal`. */
   wakeSignals?: readonly Deno.Signal[];
+  /** The waker to sleep on, when the caller wires more wake sources into it. */
+  waker?: Waker;
   /** Signals that stop the ticker (`SIGINT`, `SIGTERM`: a stream's clean exit). */
   stopSignals?: readonly Deno.Signal[];
   /** The clock; tests pass their own. */
@@ -50,7 +55,8 @@ export class Ticker {
   readonly #intervalMs: number;
   readonly #coalesceMs: number;
   readonly #now: () => number;
-  readonly #waker = new Waker();
+  /** Where wake sources join: any `wake(reason)` on it is a hint to this ticker. */
+  readonly waker: Waker;
   #tickStart: number;
   #lastWake = -Infinity;
   #stopped = false;
@@ -60,15 +66,24 @@ export class Ticker {
     this.#intervalMs = options.intervalMs;
     this.#coalesceMs = options.coalesceMs ?? 100;
     this.#now = options.now ?? Date.now;
+    this.waker = options.waker ?? new Waker();
     this.#tickStart = this.#now();
-    for (const signal of options.wakeSignals ?? []) this.#listen(signal, () => this.wake());
-    for (const signal of options.stopSignals ?? []) this.#listen(signal, () => this.stop());
+    for (const signal of options.wakeSignals ?? []) {
+      this.#listen(() => this.waker.onSignal(signal));
+    }
+    for (const signal of options.stopSignals ?? []) {
+      this.#listen(() => {
+        const handler = () => this.stop();
+        Deno.addSignalListener(signal, handler);
+        return () => Deno.removeSignalListener(signal, handler);
+      });
+    }
   }
 
-  #listen(signal: Deno.Signal, handler: () => void): void {
+  /** Adds a signal listener, keeping its remover. */
+  #listen(add: () => () => void): void {
     try {
-      Deno.addSignalListener(signal, handler);
-      this.#removers.push(() => Deno.removeSignalListener(signal, handler));
+      this.#removers.push(add());
     } catch {
       // A platform without this signal: the ticker still ticks.
     }
@@ -81,13 +96,13 @@ export class Ticker {
 
   /** A wake hint: the current sleep ends early, or the next one returns at once. */
   wake(): void {
-    this.#waker.wake("hint");
+    this.waker.wake("hint");
   }
 
   /** Ends the current sleep and every later one with "stopped". */
   stop(): void {
     this.#stopped = true;
-    this.#waker.wake(STOP);
+    this.waker.wake(STOP);
   }
 
   /**
@@ -99,7 +114,7 @@ export class Ticker {
     if (this.#stopped) return "stopped";
     const tickAt = this.#tickStart + this.#intervalMs;
     const until = Math.min(tickAt, deadlineMs ?? Infinity);
-    const why = await this.#waker.sleep(Math.max(0, until - this.#now()));
+    const why = await this.waker.sleep(Math.max(0, until - this.#now()));
     if (this.#stopped) return "stopped";
     if (why === "tick") {
       if (until < tickAt) return "deadline";
@@ -110,7 +125,7 @@ export class Ticker {
     // wake, and the hints that arrive meanwhile fold into this one.
     while (this.#now() < Math.min(this.#lastWake + this.#coalesceMs, until)) {
       const rest = Math.min(this.#lastWake + this.#coalesceMs, until) - this.#now();
-      await this.#waker.sleep(rest);
+      await this.waker.sleep(rest);
       if (this.#stopped) return "stopped";
     }
     this.#lastWake = this.#now();

@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "../../tests/harness/assert.ts";
 import { Ticker } from "./ticker.ts";
+import { Waker } from "./wake.ts";
 
 Deno.test("Ticker C40: a sleep lasts until the next tick, measured from the last tick's start", async () => {
   const ticker = new Ticker({ intervalMs: 120 });
@@ -52,6 +53,22 @@ Deno.test("Ticker C37: a deadline before the tick ends the sleep with 'deadline'
     setTimeout(() => ticker.stop(), 20);
     assertEquals(await ticker.sleep(), "stopped");
     assertEquals(await ticker.sleep(), "stopped");
+  } finally {
+    ticker.close();
+  }
+});
+
+Deno.test("Ticker U11: a wake source on the shared Waker (a signal, the daemon's hint) is a hint", async () => {
+  const waker = new Waker();
+  const ticker = new Ticker({ intervalMs: 10_000, coalesceMs: 0, waker, wakeSignals: ["SIGUSR1"] });
+  try {
+    assert(ticker.waker === waker);
+    setTimeout(() => waker.wake("daemon"), 20);
+    assertEquals(await ticker.sleep(), "hint");
+    setTimeout(() => Deno.kill(Deno.pid, "SIGUSR1"), 20);
+    const start = Date.now();
+    assertEquals(await ticker.sleep(), "hint");
+    assert(Date.now() - start < 5000);
   } finally {
     ticker.close();
   }
