@@ -93,6 +93,29 @@ tmuxTest(
   },
 );
 
+tmuxTest(
+  "notify X5 U25: a status poll on a screen-detected prompt sends its question line as the excerpt, and nothing else of the screen",
+  async (t) => {
+    await notifyConfig(t, "from_poll = true");
+    const agent = await t.standIn("claude");
+    await agent.draw(BLOCKED.capture, BLOCKED.title);
+    const polled = await runTma(t, ["status"]);
+    assertEquals(polled.code, 0, polled.stderr);
+    const [only] = await exactlyRuns(t, 1);
+    assertEquals([only.state, only.reason, only.excerpt], [
+      "blocked",
+      "permission",
+      "Do you want to proceed?",
+    ]);
+    assertEquals(only.jump, `tma jump --pane ${agent.pane}`);
+    // The rest of the dialog (its options, the command it shows) stays on the screen.
+    const sent = JSON.stringify(only);
+    for (const line of ["1. Yes", "deno test src/parser/", "Run the parser tests"]) {
+      assert(!sent.includes(line), line);
+    }
+  },
+);
+
 tmuxTest("notify U18 U23: blocked, then done, rings twice", async (t) => {
   await notifyConfig(t, 'from_event = true\non = ["blocked", "done"]');
   const bin = await tmaScript(t);
