@@ -10,9 +10,9 @@
  * - the CPU one idle `tma wait` spends per minute (its own and its children's
  *   `tmux` and `ps`), and the tmux server's CPU over the same minute.
  *
- * Every figure comes with the floor measured beside it, pair by pair: a
- * `deno run --no-config` of an empty file outside the repository (its wall
- * time for the latencies, its CPU for the wait).
+ * Every figure comes with the two floors measured beside it, pair by pair:
+ * a `deno run --no-config` of an empty file outside the repository and
+ * `sh -c :` (their wall times for the latencies, their CPU for the wait).
  *
  * ```sh
  * deno run --allow-read --allow-write --allow-env --allow-run --allow-sys=hostname scripts/bench_notify.ts
@@ -51,6 +51,12 @@ async function emptyRunMs(file: string): Promise<number> {
   return performance.now() - start;
 }
 
+async function shRunMs(): Promise<number> {
+  const start = performance.now();
+  await new Deno.Command("sh", { args: ["-c", ":"] }).output();
+  return performance.now() - start;
+}
+
 /**
  * The CPU (user + system, optionally with waited children) of a process, in
  * ms, from /proc, read by `cat`: Deno reads /proc only under --allow-all.
@@ -71,6 +77,14 @@ async function emptyRunCpuMs(file: string): Promise<number> {
   const before = cpuMs(self, true) - cpuMs(self, false);
   await emptyRunMs(file);
   return cpuMs(self, true) - cpuMs(self, false) - before;
+}
+
+/** The CPU of one `sh -c :`, averaged over a batch (one is below the 10 ms tick). */
+async function shRunCpuMs(batch = 100): Promise<number> {
+  const self = Deno.pid;
+  const before = cpuMs(self, true) - cpuMs(self, false);
+  for (let i = 0; i < batch; i++) await shRunMs();
+  return (cpuMs(self, true) - cpuMs(self, false) - before) / batch;
 }
 
 /** The notify command's own clock when it ran, in epoch ms (GNU date). */
@@ -103,7 +117,7 @@ async function promptToCommand(
   t: ScratchTmux,
   mode: "event" | "poll",
   floor: string,
-): Promise<{ ms: number[]; floorMs: number[] }> {
+): Promise<{ ms: number[]; floorMs: number[]; shMs: number[] }> {
   const out = `${t.dir}/ran.log`;
   await writeConfig(
     t,
@@ -119,11 +133,13 @@ async function promptToCommand(
   const bin = await tmaScript(t);
   const ms: number[] = [];
   const floorMs: number[] = [];
+  const shMs: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const agent = await t.standIn("claude");
     await agent.draw(IDLE.capture, IDLE.title);
     await runTma(t, ["status"], { env: { TMA_NOTIFY_FROM_POLL: "0" } });
     floorMs.push(await emptyRunMs(floor));
+    shMs.push(await shRunMs());
     if (mode === "event") {
       // A real Claude fires the hook as it draws the dialog.
       const start = Date.now();
@@ -146,7 +162,7 @@ async function promptToCommand(
       ms.push((await firstStamp(out, start)) - start);
     }
   }
-  return { ms, floorMs };
+  return { ms, floorMs, shMs };
 }
 
 /** The CPU of one idle `tma wait` over WAIT_SAMPLE_SECS, scaled to a minute. */
@@ -185,11 +201,14 @@ async function idleWaitCpu(t: ScratchTmux, floor: string) {
     const serverMs = (cpuMs(serverPid, false) - server0) * perMinute;
     const floors: number[] = [];
     for (let i = 0; i < RUNS; i++) floors.push(await emptyRunCpuMs(floor));
+    const sh = await shRunCpuMs();
     return {
       wait_cpu_ms_per_min: Math.round(waitMs),
       tmux_server_cpu_ms_per_min: Math.round(serverMs),
       empty_deno_cpu_ms: median(floors),
       wait_per_min_over_empty_deno_cpu: Number((waitMs / Math.max(1, median(floors))).toFixed(1)),
+      sh_cpu_ms: Number(sh.toFixed(2)),
+      wait_per_min_over_sh_cpu: Number((waitMs / Math.max(0.01, sh)).toFixed(0)),
       wait_share_of_a_core: `${(waitMs / 600).toFixed(2)}%`,
     };
   } finally {
@@ -205,12 +224,18 @@ export async function benchNotify(): Promise<Record<string, unknown>> {
   try {
     const figures: Record<string, unknown> = {};
     for (const mode of ["event", "poll"] as const) {
-      const { ms, floorMs } = await withScratchTmux((t) => promptToCommand(t, mode, floor.file));
+      const { ms, floorMs, shMs } = await withScratchTmux((t) =>
+        promptToCommand(t, mode, floor.file)
+      );
       figures[`prompt_to_command_${mode}_s`] = Number((median(ms) / 1000).toFixed(3));
       figures[`prompt_to_command_${mode}_over_empty_deno`] = Number(
         median(ms.map((m, i) => m / floorMs[i])).toFixed(2),
       );
+      figures[`prompt_to_command_${mode}_over_sh`] = Number(
+        median(ms.map((m, i) => m / shMs[i])).toFixed(0),
+      );
       figures.empty_deno_ms = Math.round(median(floorMs));
+      figures.sh_ms = Number(median(shMs).toFixed(2));
     }
     figures.idle_wait = await withScratchTmux((t) => idleWaitCpu(t, floor.file));
     return figures;
