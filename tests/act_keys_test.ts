@@ -39,7 +39,8 @@ async function fireAt(
       })
     );
     const lock = await t.option(r.pane, "@agent_action");
-    return { report: value, bytes, lock };
+    const delivered = await t.option(r.pane, "@tma_delivered");
+    return { report: value, bytes, lock, delivered };
   });
 }
 
@@ -139,7 +140,8 @@ for (const c of CASES) {
     name: `${c.name} (exactly, and nothing else)`,
     ignore,
     fn: async () => {
-      const { report, bytes, lock } = await fireAt({
+      const before = Date.now();
+      const { report, bytes, lock, delivered } = await fireAt({
         agent: c.agent,
         fixture: c.fixture,
         action: c.action,
@@ -156,9 +158,35 @@ for (const c of CASES) {
       }, report.message ?? undefined);
       assertEquals(bytes, c.bytes);
       assertEquals(lock, "", "A16: the lock is released");
+      // D65, D67: an action that ends the state it gated on leaves the broker's mark.
+      const ends =
+        { approve: "blocked", deny: "blocked", interrupt: "working" }[c.action as string];
+      if (ends === undefined) {
+        assertEquals(delivered, "", "no mark for an action that settles nothing");
+      } else {
+        const [state, at] = delivered.split(":");
+        assertEquals(state, ends, `@tma_delivered=${delivered}`);
+        assert(Number(at) >= before && Number(at) <= Date.now(), `@tma_delivered=${delivered}`);
+      }
     },
   });
 }
+
+Deno.test({
+  name: "D66: approve and deny at a first-run trust dialog (blocked/setup) are gated",
+  ignore,
+  fn: async () => {
+    for (const name of ["approve", "deny"]) {
+      const { report, bytes, delivered } = await fireAt({
+        agent: "claude",
+        fixture: "claude_blocked_trust_w120",
+        action: name,
+      });
+      assertEquals([report.result.outcome, report.result.reason, bytes], ["refused", "gated", ""]);
+      assertEquals(delivered, "");
+    }
+  },
+});
 
 Deno.test({
   name: "A1, M34: approve at an idle pane is refused gated and sends nothing",

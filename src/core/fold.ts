@@ -5,9 +5,14 @@
  *
  * 1. a fresh hook claim; 2. visible blocker chrome; 3. working chrome;
  * 4. idle chrome; 5. otherwise hold, or `unknown` on first sight.
+ *
+ * A fresh hook claim yields to the screen only where the screen proves it
+ * over: blocker chrome newer than it (D20), turn-end chrome after a working
+ * claim (D65), a dialog gone after a blocked one (D67; see `settle.ts`).
  * @module
  */
 import type { Identity } from "./identity.ts";
+import { markLiftsDwell, screenEndsClaim } from "./settle.ts";
 import type { Stamp } from "./stamp.ts";
 import type { Source, State } from "./state.ts";
 
@@ -18,6 +23,10 @@ export interface ScreenClaim {
   priority: number;
   /** Which rule, for `debug explain` (for example `rules[3] blocked/permission`). */
   label: string;
+  /** The rule carries `ends_turn`: its match proves the turn ended (D65). */
+  endsTurn?: boolean;
+  /** The rule reads the pane title rather than the pane body. */
+  fromTitle?: boolean;
 }
 
 /** What the screen said this cycle. */
@@ -155,6 +164,27 @@ export function fold(input: FoldInput): Verdict {
         label: `hook claim confirmed by ${claim.label}`,
       });
     }
+    const ended = screenEndsClaim({
+      hookState: hook.state,
+      hookEventAt: prior.hookAt ?? hook.at,
+      claim: claim && {
+        state: claim.state,
+        endsTurn: claim.endsTurn ?? false,
+        fromTitle: claim.fromTitle ?? false,
+      },
+      delivered: prior.delivered,
+      visible: input.visible,
+      nowMs,
+      dwellMs: input.windows.dwellSecs * 1000,
+    });
+    if (ended !== null && claim) {
+      return publish(prior, {
+        ...base,
+        ...fromClaim(claim, nowMs),
+        label: `${claim.label}; ${ended}`,
+        mayOverride: true,
+      });
+    }
     const decayed = age >= decayWindowMs(hook.state, input.windows);
     const contrary = claim !== null && claim.state !== hook.state;
     if (decayed && contrary && input.visible.has(hook.state)) {
@@ -182,9 +212,12 @@ export function fold(input: FoldInput): Verdict {
   }
   // The asymmetric dwell (D21): working to idle waits until the working
   // evidence is dwell_secs old; everything else publishes at once.
+  // A mark of an interrupt tma delivered itself lifts it (D65).
   if (
     !episodeReset && prior.state === "working" && claim.state === "idle" &&
-    prior.evidenceAt !== null && nowMs - prior.evidenceAt < input.windows.dwellSecs * 1000
+    prior.evidenceAt !== null && nowMs - prior.evidenceAt < input.windows.dwellSecs * 1000 &&
+    !(!claim.fromTitle &&
+      markLiftsDwell(prior.delivered, { priorState: prior.state, since: prior.since, nowMs }))
   ) {
     return hold(prior, episodeReset, "dwell: working evidence too recent for idle (D21)");
   }

@@ -278,7 +278,7 @@ Deno.test("I16 I27 I37 I46 I54 I62: rule slots, priorities and regions", () => {
       m.rules.map((r) =>
         `${r.state}${r.detail ? `/${r.detail}` : ""}@${r.priority} ${r.region.spec}${
           r.skip_state_update ? " skip" : ""
-        }`
+        }${r.ends_turn ? " ends-turn" : ""}`
       ),
     ]),
   );
@@ -292,12 +292,16 @@ Deno.test("I16 I27 I37 I46 I54 I62: rule slots, priorities and regions", () => {
       "working@60 title",
       "idle@50 title",
       "idle@40 tail_lines(6)",
+      "idle@80 visible ends-turn",
+      "blocked/setup@90 visible",
     ],
     codex: [
       "blocked/permission@100 tail_lines(24)",
       "working@60 title",
       "working@55 tail_lines(20)",
       "idle@40 tail_lines(6)",
+      "idle@45 visible ends-turn",
+      "blocked/setup@90 visible",
     ],
     cursor: ["blocked/permission@100 visible", "working@10 visible", "idle@5 visible"],
     gemini: [
@@ -305,6 +309,7 @@ Deno.test("I16 I27 I37 I46 I54 I62: rule slots, priorities and regions", () => {
       "working@10 visible",
       "idle@5 tail_lines(8)",
       "idle@5 tail_lines(4)",
+      "blocked/setup@90 tail_lines(18)",
     ],
     opencode: [
       "blocked/permission@100 tail_lines(24)",

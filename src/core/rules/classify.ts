@@ -50,6 +50,8 @@ export interface RuleResult {
   region: string;
   /** Whether it marks a history view (`skip_state_update`, D15). */
   skipStateUpdate: boolean;
+  /** Whether its match proves the turn ended (`ends_turn`, D65). */
+  endsTurn: boolean;
   /** `rules[N] state[/detail]`, for `debug explain` and verdict reasons. */
   label: string;
 }
@@ -115,6 +117,7 @@ export function classifyPrepared(manifest: RuleSet, screen: PreparedScreen): Scr
       priority: rule.priority,
       region: rule.region.spec,
       skipStateUpdate: rule.skip_state_update,
+      endsTurn: rule.ends_turn,
       label: `rules[${index}] ${rule.state}${detail === null ? "" : `/${detail}`}`,
     };
   });
