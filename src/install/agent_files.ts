@@ -67,6 +67,17 @@ export const CAVEATS: Partial<Record<AgentName, string>> = {
     "dialog at start-up); there is no per-hook trust step.",
 };
 
+/**
+ * What the statusline shim does to the agent's footer, said with the diff
+ * that installs it (I7, C80).
+ */
+export function statuslineNote(agent: AgentName): string {
+  return `${agent}: the statusLine shim forwards each status payload to tma; your own ` +
+    "statusLine command, when you have one, still renders exactly as before, and with none " +
+    "the shim prints the model and context gauge tma read. --no-statusline leaves statusLine " +
+    "alone (and removes the shim).";
+}
+
 function template(name: string): string {
   const text = BUNDLED_HOOKS[name];
   if (text === undefined) {
@@ -146,6 +157,7 @@ export async function planInstall(
             ),
           )))!,
       );
+      if (options.statusline) notes.push(statuslineNote(agent));
       break;
     }
     case "gemini":
@@ -194,6 +206,7 @@ export async function planInstall(
             : uninstallShim(text, paths.cursorCliConfig),
         options.statusline,
       );
+      if (options.statusline) notes.push(statuslineNote(agent));
       if (cli) {
         changes.push(
           options.statusline ? cli : await settle(env, cli, (t) => isEmptyObject(cli.path, t)),

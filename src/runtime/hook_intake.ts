@@ -246,6 +246,8 @@ export interface HookEventRequest {
   pane: string | undefined;
   /** `--payload`: `-` for stdin, a path, or absent for none. */
   payload: string | undefined;
+  /** `--print-status` (with `--kind context`): answer with the shim's own line (I7). */
+  printStatus?: boolean;
   /** The global flags that select manifests, config and server. */
   globals: {
     manifestDir?: string;
@@ -304,9 +306,9 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       onSkip: (problem: string) => skipped.push(problem),
     };
     if (request.kind === "context") {
-      await intakeContextEvent({ request, server, place, rawPayload });
+      const line = await intakeContextEvent({ request, server, place, rawPayload, log });
       for (const problem of skipped) await log(`manifest skipped: ${problem}`);
-      return null;
+      return request.printStatus ? line : null;
     }
     const manifest = await loadHookManifest(request.agent, place);
     for (const problem of skipped) await log(`manifest skipped: ${problem}`);
@@ -339,25 +341,41 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
   }
 }
 
-/** `--kind context`: the telemetry intake reads the payload (I8). */
+/**
+ * `--kind context`: the telemetry intake reads the payload (I8). Returns the
+ * shim's own status line (I7), "" when there is nothing to say; a stamp that
+ * fails (no pane, no server) still leaves the line.
+ */
 async function intakeContextEvent(options: {
   request: HookEventRequest;
   server: TmuxServer;
   place: Parameters<typeof loadFullManifest>[1];
   rawPayload: string;
-}): Promise<void> {
+  log: (text: string) => Promise<void>;
+}): Promise<string> {
   const { request } = options;
-  if (!request.pane) return;
   const manifest = await loadFullManifest(request.agent!, options.place);
-  if (manifest === null) return;
-  const { intakeContext } = await import("./telemetry_intake.ts");
-  await intakeContext({
-    server: options.server,
-    pane: request.pane,
-    manifest,
-    payload: options.rawPayload,
-    nowMs: request.evidenceAtMs,
-  });
+  if (manifest === null) return "";
+  const [{ intakeContext }, { statusText }] = await Promise.all([
+    import("./telemetry_intake.ts"),
+    import("../core/telemetry/status_text.ts"),
+  ]);
+  let line = "";
+  try {
+    await intakeContext({
+      server: options.server,
+      // Outside tmux there is no pane to stamp, but the line is still wanted.
+      pane: request.pane || null,
+      manifest,
+      payload: options.rawPayload,
+      nowMs: request.evidenceAtMs,
+      onReading: (reading) => line = statusText(reading),
+    });
+  } catch (error) {
+    if (!request.printStatus) throw error;
+    await options.log(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  }
+  return line;
 }
 
 /** Reads `--payload`: stdin for `-`, a file for a path, nothing when absent. */
