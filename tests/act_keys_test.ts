@@ -82,6 +82,20 @@ const CASES: {
     bytes: "\x1b",
   },
   {
+    name: "I40: approve at Gemini sends its first option's digit, 1",
+    agent: "node",
+    fixture: "gemini_blocked_shell_w80",
+    action: "approve",
+    bytes: "1",
+  },
+  {
+    name: "I40: deny at Gemini sends Escape",
+    agent: "node",
+    fixture: "gemini_blocked_shell_w80",
+    action: "deny",
+    bytes: "\x1b",
+  },
+  {
     name: "A1: approve at Cursor sends y",
     agent: "agent",
     fixture: "cursor_blocked_shell_w80",

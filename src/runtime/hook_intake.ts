@@ -333,7 +333,12 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       now: request.now,
       exitOnSignal: true,
     });
-    if (!result.committed && result.note !== "") await log(result.note);
+    // Every event, stamped or not, with its evidence time: the log is how a
+    // lost or reordered event is found (TMA_DEBUG_LOG unset writes nothing).
+    await log(
+      `${result.committed ? "stamped" : "not stamped"} pane=${result.pane ?? "-"} ` +
+        `at=${request.evidenceAtMs}: ${result.note || "nothing to do"}`,
+    );
     return result.stdout;
   } catch (error) {
     await log(error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -41,8 +41,11 @@ export interface LaunchOptions {
 
 /** Options of {@link AgentPane.passFirstRun}. */
 export interface FirstRunOptions extends WaitOptions {
-  /** Runs before a dialog's keys are sent (the recorder captures the dialog there). */
-  onDialog?: (name: string) => Promise<void>;
+  /**
+   * Runs before a dialog's keys are sent (the recorder captures the dialog there), with the
+   * time the dialog was first seen on screen.
+   */
+  onDialog?: (name: string, seenAt: number) => Promise<void>;
   /** How long the main screen must hold, dialog-free, to count. */
   settleMs?: number;
 }
@@ -160,9 +163,10 @@ export class AgentPane {
       screen = await this.screen();
       const dialog = pending().find((d) => d.match.test(screen));
       if (dialog) {
+        const seenAt = Date.now();
         // Let the dialog finish drawing before it is captured and answered.
         await sleep(800);
-        if (options.onDialog) await options.onDialog(dialog.name);
+        if (options.onDialog) await options.onDialog(dialog.name, seenAt);
         seen.push({ name: dialog.name, screen });
         await this.sendKeys(dialog.keys);
         const settled = dialog.answered

@@ -151,12 +151,13 @@ export class TmaCli {
     return doc.agents.find((r) => r.pane === pane);
   }
 
-  /** `tma act <name> --pane <pane> --json`: the exit code and the result object. */
+  /** `tma act <name> --pane <pane> --json [more…]`: the exit code and the result object. */
   async act(
     name: string,
     pane: string,
+    more: string[] = [],
   ): Promise<{ code: number; result: ActResult | undefined; stderr: string }> {
-    const out = await this.run(["act", name, "--pane", pane, "--json"]);
+    const out = await this.run(["act", name, "--pane", pane, "--json", ...more]);
     let result: ActResult | undefined;
     try {
       result = JSON.parse(out.stdout) as ActResult;
