@@ -29,6 +29,20 @@ const RELAYED = [/^\/permission\/[^/]+\/reply$/, /^\/question\/[^/]+\/(?:reply|r
 /** The largest reply body relayed (tma's are a few dozen bytes). */
 const MAX_BODY = 64 * 1024;
 
+/** The last event time handed out, so two events in one millisecond stay in order. */
+let lastEventAt = 0;
+
+/**
+ * The moment of an event, in epoch ms, strictly after the previous one. The
+ * wrapper takes it as the event's evidence time (TMA_EVENT_AT): spawned
+ * wrappers start in no fixed order, so their own clock readings can invert
+ * two events fired a millisecond apart (a turn's last busy and its idle).
+ */
+function eventAt() {
+  lastEventAt = Math.max(Date.now(), lastEventAt + 1);
+  return String(lastEventAt);
+}
+
 /** Spawns the wrapper with the payload on stdin and does not wait for it. */
 function forward(token, payload) {
   if (!process.env.TMUX_PANE) return;
@@ -36,6 +50,7 @@ function forward(token, payload) {
     const child = spawn(WRAPPER, ["opencode", token], {
       stdio: ["pipe", "ignore", "ignore"],
       detached: true,
+      env: { ...process.env, TMA_EVENT_AT: eventAt() },
     });
     child.on("error", () => {});
     child.stdin.on("error", () => {});

@@ -19,13 +19,15 @@ interface Record_ {
 
 const RECORDER = `#!/bin/sh
 f="$REC_DIR/$$-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
-{ printf '%s %s\\n' "$1" "$2"; cat; } > "$f.tmp" && mv "$f.tmp" "$f.rec"
+{ printf '%s %s %s\\n' "$1" "$2" "\${TMA_EVENT_AT-}"; cat; } > "$f.tmp" && mv "$f.tmp" "$f.rec"
 `;
 
 interface Host {
   dir: string;
   wrapper: string;
   records(count: number): Promise<Record_[]>;
+  /** The TMA_EVENT_AT each forwarded call got, by its payload's `opencode_event`. */
+  eventTimes(): Promise<Map<string, number>>;
   cleanup(): Promise<void>;
 }
 
@@ -36,14 +38,17 @@ async function host(): Promise<Host> {
   await Deno.chmod(wrapper, 0o755);
   Deno.env.set("REC_DIR", dir);
   Deno.env.set("TMUX_PANE", "%42");
+  const times = new Map<string, number>();
   const readAll = async () => {
     const out: Record_[] = [];
     for await (const entry of Deno.readDir(dir)) {
       if (!entry.name.endsWith(".rec")) continue;
       const text = await Deno.readTextFile(`${dir}/${entry.name}`);
       const cut = text.indexOf("\n");
-      const [agent, event] = text.slice(0, cut).split(" ");
-      out.push({ agent, event, payload: JSON.parse(text.slice(cut + 1)) });
+      const [agent, event, at] = text.slice(0, cut).split(" ");
+      const payload = JSON.parse(text.slice(cut + 1));
+      out.push({ agent, event, payload });
+      times.set(String(payload.opencode_event ?? payload.session_id), Number(at));
     }
     return out;
   };
@@ -59,6 +64,10 @@ async function host(): Promise<Host> {
         await new Promise((r) => setTimeout(r, 25));
       }
       return sortRecords(await readAll());
+    },
+    async eventTimes() {
+      await readAll();
+      return times;
     },
     async cleanup() {
       Deno.env.delete("TMUX_PANE");
@@ -217,6 +226,32 @@ Deno.test({
         event: "user-prompt-submit",
         payload: { session_id: "sentinel", opencode_event: "tool.execute.before" },
       }]);
+    } finally {
+      await h.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "D47: the OpenCode plugin stamps each forwarded event with a strictly later TMA_EVENT_AT",
+  ...options,
+  fn: async () => {
+    const h = await host();
+    try {
+      const mod = await load(h.dir, renderOpencodePlugin(h.wrapper));
+      const hooks = await (mod.TmaPlugin as (i: unknown) => Promise<OpencodeHooks>)({});
+      const s = "ses_t";
+      // A turn's last busy, then its idle, within a millisecond (OpenCode 1.18.33 does this).
+      await hooks.event({
+        event: { type: "session.status", properties: { sessionID: s, status: { type: "busy" } } },
+      });
+      await hooks.event({ event: { type: "session.idle", properties: { sessionID: s } } });
+      await h.records(3);
+      const times = await h.eventTimes();
+      const [loaded, busy, idle] = ["plugin.load", "session.status", "session.idle"].map((k) =>
+        times.get(k)!
+      );
+      assertEquals(loaded < busy && busy < idle, true, `${loaded} ${busy} ${idle}`);
     } finally {
       await h.cleanup();
     }
