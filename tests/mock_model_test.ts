@@ -512,3 +512,20 @@ Deno.test("mock: probe-question calls OpenCode's question tool when it is listed
   });
   assertEquals(none.kind, "text");
 });
+
+Deno.test("mock: a Claude message holding a denied call's tool_result and a new prompt is a prompt", () => {
+  const tools = [{ name: "Bash" }];
+  const result = {
+    type: "tool_result",
+    tool_use_id: "toolu_1",
+    content: "interrupted",
+    is_error: true,
+  };
+  const alone = {
+    role: "user",
+    content: [result, { type: "text", text: "<system-reminder>x</system-reminder>" }],
+  };
+  assertEquals(scriptAnthropic({ tools, messages: [alone] }).kind, "done");
+  const next = { role: "user", content: [result, { type: "text", text: "please run probe-tool" }] };
+  assertEquals(scriptAnthropic({ tools, messages: [next] }).kind, "tool");
+});

@@ -350,9 +350,13 @@ async function deliver(
           message: `the request on pane ${view.pane} was already answered or withdrawn (404)`,
         });
       }
+      // What a user can do about it, doctor-style: the endpoint is only as good as the plugin
+      // that stamped it.
       return reportOf(request)({ outcome: "error", reason: null }, {
         ...base,
-        message: end.message,
+        message: `${end.message}; the endpoint comes from @agent_api_endpoint, which the ` +
+          `agent's tma plugin stamps when it starts: run tma install-hooks ${view.agent} and ` +
+          `restart the agent, or set [api.${view.agent}] api_base`,
       });
     }
     case "exec": {

@@ -129,7 +129,12 @@ export function scriptAnthropic(body: Json): Script {
   const last = messages.at(-1);
   if (last === undefined) return decide("", undefined);
   const blocks = asArray(last.content).filter(isObject);
-  if (blocks.some((block) => block.type === "tool_result")) return done();
+  // After a prompt denied with Escape, Claude sends the interrupted call's tool_result and the
+  // next prompt in one message: typed text beside the result is a new prompt, not its echo.
+  const typed = blocks.filter((block) =>
+    block.type === "text" && !asString(block.text).trimStart().startsWith("<")
+  );
+  if (blocks.some((block) => block.type === "tool_result") && typed.length === 0) return done();
   return decide(partsText(last.content), pickTool(tools, SHELL_TOOLS.anthropic));
 }
 

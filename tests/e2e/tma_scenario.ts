@@ -32,7 +32,7 @@
  */
 
 import { type AgentDriver, AGENTS } from "./agents.ts";
-import { DONE_TEXT, SLOW_TEXT } from "./mock_script.ts";
+import { DONE_TEXT } from "./mock_script.ts";
 import type { MockModel } from "./mock_model.ts";
 import { AgentPane, sleep } from "./pane.ts";
 import { type AgentName, REPO_ROOT } from "./pins.ts";
@@ -97,7 +97,6 @@ export const STEPS = [
 ] as const;
 
 const DONE = new RegExp(DONE_TEXT.replace(/[.()]/g, "\\$&"));
-const SLOW_DONE = new RegExp(SLOW_TEXT.slice(-16).replace(/[.()]/g, "\\$&"));
 
 /** First-run dialogs that must read blocked/setup (D66), by the drivers' dialog names. */
 const SETUP_DIALOGS: Partial<Record<AgentName, string[]>> = {
@@ -153,9 +152,23 @@ class Walk {
     return this.options.mock;
   }
 
+  /** Screens captured when a check failed, awaited into the notes at the end. */
+  readonly failedScreens: Promise<void>[] = [];
+
   check(name: string, ok: boolean, detail: string): boolean {
     const gap = ok ? undefined : this.options.gaps?.[name];
     this.report.checks.push({ name, ok, detail, gap });
+    if (!ok) {
+      this.failedScreens.push(
+        this.pane.screen().then(
+          (screen) => {
+            const rows = screen.split("\n").filter((l) => l.trim() !== "").slice(-18);
+            this.note(`screen when "${name}" failed:\n    ${rows.join("\n    ")}`);
+          },
+          () => {},
+        ),
+      );
+    }
     return ok;
   }
 
@@ -310,6 +323,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRep
   await interruptStep(walk);
   await compactStep(walk);
   await questionStep(walk);
+  await Promise.all(walk.failedScreens);
   const history = await walk.history();
   walk.check(
     "the agent printed no warning about tma's hooks",
@@ -577,13 +591,13 @@ async function interruptStep(walk: Walk): Promise<void> {
 }
 
 /**
- * Samples `tma ls` every 200 ms from a new slow prompt until its turn has ended on screen: once
- * the pane read working, an idle sample before the end fails the check (no flicker, D65).
+ * Samples `tma ls` every 200 ms from a new slow prompt until its turn has ended: once the pane
+ * read working, an idle sample taken before the mock finished streaming the reply fails the
+ * check (no flicker, D65).
  */
 async function continuousWorking(walk: Walk): Promise<void> {
-  const before = await walk.pane.screen();
-  const already = (before.match(new RegExp(SLOW_DONE.source, "g")) ?? []).length;
-  let ended = 0;
+  const prompt = "a last slow reply please";
+  const from = walk.mock.requests.length;
   const samples: { at: number; state: string }[] = [];
   const stop = new AbortController();
   const sampler = (async () => {
@@ -594,21 +608,22 @@ async function continuousWorking(walk: Walk): Promise<void> {
       await sleep(Math.max(0, 200 - (Date.now() - started)));
     }
   })();
-  await walk.pane.sendPrompt("a last slow reply please", { mock: walk.mock });
+  await walk.pane.sendPrompt(prompt, { mock: walk.mock });
+  // The turn ends when the mock has finished streaming the slow reply to the prompt (a title
+  // side call that carries it streams alongside and ends with it).
   const deadline = Date.now() + walk.bound;
-  while (Date.now() < deadline) {
-    const screen = await walk.pane.screen();
-    const finished = (screen.match(new RegExp(SLOW_DONE.source, "g")) ?? []).length > already;
-    if (finished && !walk.driver.working.test(screen)) {
-      ended = Date.now();
-      break;
-    }
-    await sleep(100);
+  let ended = 0;
+  while (Date.now() < deadline && ended === 0) {
+    const main = walk.mock.requests.slice(from).find((r) =>
+      r.prompt?.includes(prompt) && r.slow === true && r.outcome !== "streaming"
+    );
+    if (main) ended = Date.now();
+    else await sleep(100);
   }
   stop.abort();
   await sampler;
   const first = samples.findIndex((s) => s.state === "working");
-  const inTurn = first < 0 ? [] : samples.slice(first).filter((s) => !ended || s.at < ended);
+  const inTurn = first < 0 ? [] : samples.slice(first).filter((s) => ended > 0 && s.at < ended);
   const flicker = inTurn.filter((s) => s.state !== "working");
   walk.check(
     "7d the next prompt reads working until its turn ends (no idle between)",
@@ -616,7 +631,7 @@ async function continuousWorking(walk: Walk): Promise<void> {
     `${samples.length} samples, first working #${first}, turn end ${
       ended ? "seen" : "not seen"
     }, ` +
-      `off-working samples: ${flicker.map((s) => s.state).join(",") || "none"}`,
+      `off-working samples in the turn: ${flicker.map((s) => s.state).join(",") || "none"}`,
   );
   await walk.settle("7e idle after the next turn");
 }

@@ -310,6 +310,9 @@ Deno.test("I16 I27 I37 I46 I54 I62: rule slots, priorities and regions", () => {
       "idle@5 tail_lines(8)",
       "idle@5 tail_lines(4)",
       "blocked/setup@90 tail_lines(18)",
+      "blocked@50 title",
+      "working@5 title",
+      "idle@1 title",
     ],
     opencode: [
       "blocked/permission@100 tail_lines(24)",
@@ -491,18 +494,25 @@ Deno.test("M13: turn_end rides only the turn-ending events", () => {
   });
 });
 
-Deno.test("A1: approve", () => {
+Deno.test("A1, I40: approve (Gemini's first option's own digit)", () => {
   const a = action("approve");
   strictEqual(a.kind, "keys");
   deepStrictEqual(a.when, { state: ["blocked"], detail: ["permission"] });
-  deepStrictEqual(a.keys, { claude: ["1"], codex: ["y"], cursor: ["y"] });
+  deepStrictEqual(a.keys, { claude: ["1"], codex: ["y"], cursor: ["y"], gemini: ["1"] });
+  strictEqual(a.settles, true);
   deepStrictEqual(a.api, { opencode: { op: "permission-reply", reply: "once" } });
 });
 
-Deno.test("A2: deny", () => {
+Deno.test("A2, I40: deny (Gemini's Escape)", () => {
   const a = action("deny");
   deepStrictEqual(a.when, { state: ["blocked"], detail: ["permission"] });
-  deepStrictEqual(a.keys, { claude: ["Escape"], codex: ["Escape"], cursor: ["n"] });
+  deepStrictEqual(a.keys, {
+    claude: ["Escape"],
+    codex: ["Escape"],
+    cursor: ["n"],
+    gemini: ["Escape"],
+  });
+  strictEqual(a.settles, true);
   deepStrictEqual(a.api, { opencode: { op: "permission-reply", reply: "reject" } });
 });
 
