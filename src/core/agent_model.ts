@@ -69,7 +69,12 @@ export function buildModels(
               fromTitle: rule.region === "title",
             }
             : null;
-        return { best: claim(reading.best), historyView: claim(reading.historyView), reading };
+        return {
+          best: claim(reading.best),
+          bestBody: claim(reading.bestBody),
+          historyView: claim(reading.historyView),
+          reading,
+        };
       },
     });
   }

@@ -33,6 +33,12 @@ export interface ScreenClaim {
 export interface ScreenEvidence {
   /** The best claim by slot order, then priority (D16), or null. */
   best: ScreenClaim | null;
+  /**
+   * The best claim among rules that read the pane body (not its title), or
+   * null: what may end a fresh hook claim (D65, D67). Absent means `best`
+   * when that one is not from the title.
+   */
+  bestBody?: ScreenClaim | null;
   /** A matched history view (`skip_state_update`, D15), or null. */
   historyView: ScreenClaim | null;
 }
@@ -164,24 +170,25 @@ export function fold(input: FoldInput): Verdict {
         label: `hook claim confirmed by ${claim.label}`,
       });
     }
+    const body = bodyClaim(input.screen);
     const ended = screenEndsClaim({
       hookState: hook.state,
       hookEventAt: prior.hookAt ?? hook.at,
-      claim: claim && {
-        state: claim.state,
-        endsTurn: claim.endsTurn ?? false,
-        fromTitle: claim.fromTitle ?? false,
+      claim: body && {
+        state: body.state,
+        endsTurn: body.endsTurn ?? false,
+        fromTitle: body.fromTitle ?? false,
       },
       delivered: prior.delivered,
       visible: input.visible,
       nowMs,
       dwellMs: input.windows.dwellSecs * 1000,
     });
-    if (ended !== null && claim) {
+    if (ended !== null && body) {
       return publish(prior, {
         ...base,
-        ...fromClaim(claim, nowMs),
-        label: `${claim.label}; ${ended}`,
+        ...fromClaim(body, nowMs),
+        label: `${body.label}; ${ended}`,
         mayOverride: true,
       });
     }
@@ -212,16 +219,34 @@ export function fold(input: FoldInput): Verdict {
   }
   // The asymmetric dwell (D21): working to idle waits until the working
   // evidence is dwell_secs old; everything else publishes at once.
-  // A mark of an interrupt tma delivered itself lifts it (D65).
+  // A mark of an interrupt tma delivered itself lifts it, on idle chrome of
+  // the pane body (D65).
   if (
     !episodeReset && prior.state === "working" && claim.state === "idle" &&
-    prior.evidenceAt !== null && nowMs - prior.evidenceAt < input.windows.dwellSecs * 1000 &&
-    !(!claim.fromTitle &&
-      markLiftsDwell(prior.delivered, { priorState: prior.state, since: prior.since, nowMs }))
+    prior.evidenceAt !== null && nowMs - prior.evidenceAt < input.windows.dwellSecs * 1000
   ) {
+    const body = bodyClaim(input.screen);
+    const context = { priorState: prior.state, since: prior.since, nowMs };
+    if (body?.state === "idle" && markLiftsDwell(prior.delivered, context)) {
+      return publish(prior, {
+        ...base,
+        ...fromClaim(body, nowMs),
+        label: `${body.label}; D65: idle chrome after tma interrupted the turn`,
+        mayOverride: true,
+      });
+    }
     return hold(prior, episodeReset, "dwell: working evidence too recent for idle (D21)");
   }
   return publish(prior, { ...base, ...fromClaim(claim, nowMs), mayOverride: true });
+}
+
+/**
+ * The screen's best claim from the pane body: a title glyph some agents keep
+ * in every state proves nothing, but it must not hide body chrome that does.
+ */
+function bodyClaim(screen: ScreenEvidence): ScreenClaim | null {
+  if (screen.bestBody !== undefined) return screen.bestBody;
+  return screen.best?.fromTitle ? null : screen.best;
 }
 
 function fromClaim(claim: ScreenClaim, at: number) {

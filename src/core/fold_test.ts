@@ -346,3 +346,40 @@ Deno.test("D67: the dialog still drawn, a title alone, or blocked not visible en
   // No chrome at all is silence, which never ends a claim (D18).
   assertEquals(fold(input(blocked)).action, "hold");
 });
+
+Deno.test("D65: a title claim that outranks body idle chrome does not hide it from the mark", () => {
+  // Claude from 2.1.246 keeps its idle glyph in the title in every state; after an early
+  // interrupt the body shows only the mode line (the prompt restored to the composer).
+  const marked = hooked("working", {
+    evidenceAt: NOW - 300,
+    hookAt: NOW - 1500,
+    delivered: `working:${NOW - 800}`,
+  });
+  const titleIdle = { ...claim("idle"), fromTitle: true, label: "rule title" };
+  const modeLine = { ...claim("idle"), label: "rule mode line" };
+  const v = fold(input(marked, {
+    screen: { best: titleIdle, bestBody: modeLine, historyView: null },
+    visible: claudeVisible,
+  }));
+  assertEquals([v.action, v.state, v.winning?.label.startsWith("rule mode line")], [
+    "publish",
+    "idle",
+    true,
+  ]);
+  // With no body chrome at all, the title alone still ends nothing.
+  const bare = fold(input(marked, {
+    screen: { best: titleIdle, bestBody: null, historyView: null },
+    visible: claudeVisible,
+  }));
+  assertEquals(bare.action, "hold");
+  // The same for the capture dwell (D21) in screen mode.
+  const screenWorking = {
+    ...stamped("working", "capture", NOW - 500),
+    "@agent_since": String(NOW - 9000),
+    "@tma_delivered": `working:${NOW - 700}`,
+  };
+  const s = fold(input(screenWorking, {
+    screen: { best: titleIdle, bestBody: modeLine, historyView: null },
+  }));
+  assertEquals([s.action, s.state], ["publish", "idle"]);
+});

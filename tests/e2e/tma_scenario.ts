@@ -111,8 +111,11 @@ const HOLD_MS = 10_000;
 /** Text tma's hooks must never make an agent print (item 9: Gemini's start-up warning). */
 const HOOK_WARNING = /Invalid hook event name|hook[^\n]{0,60}(?:is invalid|failed to load)/i;
 
-/** The D67 bound: a dismissed dialog reads idle within this many seconds of leaving. */
-const DISMISS_BOUND_S = 3;
+/** How long before the turn's end the last working sample of step 7d may be. */
+const CONTINUITY_SLACK_MS = 2000;
+
+/** The D65 and D67 bound: an interrupt or a dismissed dialog reads idle within this many seconds. */
+const SETTLE_BOUND_S = 3;
 
 /** The states a manifest's hooks cover (`[hooks] covers`), read from manifests/<agent>.toml. */
 export function hookCovers(agent: AgentName): string[] {
@@ -499,8 +502,8 @@ async function dismissStep(walk: Walk): Promise<void> {
   walk.check("4b idle after a raw Escape", idle.ok, walk.describe(idle.row));
   if (idle.latency !== null) {
     walk.check(
-      `4b idle within ${DISMISS_BOUND_S} s of the dialog leaving`,
-      idle.latency <= DISMISS_BOUND_S,
+      `4b idle within ${SETTLE_BOUND_S} s of the dialog leaving`,
+      idle.latency <= SETTLE_BOUND_S,
       `${idle.latency.toFixed(2)} s`,
     );
   }
@@ -587,6 +590,13 @@ async function interruptStep(walk: Walk): Promise<void> {
     (r) => r?.state === "idle",
   );
   walk.check("7c idle after the interrupt", interrupted.ok, walk.describe(interrupted.row));
+  if (interrupted.latency !== null) {
+    walk.check(
+      `7c idle within ${SETTLE_BOUND_S} s of the interrupt`,
+      interrupted.latency <= SETTLE_BOUND_S,
+      `${interrupted.latency.toFixed(2)} s`,
+    );
+  }
   await continuousWorking(walk);
 }
 
@@ -622,16 +632,22 @@ async function continuousWorking(walk: Walk): Promise<void> {
   }
   stop.abort();
   await sampler;
+  // Working from the first working sample to the last, with nothing else between, and the last
+  // one taken close to the turn's end (a sample takes a few hundred ms, so the very end of the
+  // stream and the idle it leads to may share one).
   const first = samples.findIndex((s) => s.state === "working");
-  const inTurn = first < 0 ? [] : samples.slice(first).filter((s) => ended > 0 && s.at < ended);
-  const flicker = inTurn.filter((s) => s.state !== "working");
+  const last = samples.findLastIndex((s) => s.state === "working");
+  const between = first < 0 ? [] : samples.slice(first, last + 1);
+  const flicker = between.filter((s) => s.state !== "working");
+  const lastAt = last < 0 ? 0 : samples[last].at;
+  const closeToEnd = ended > 0 && lastAt >= ended - CONTINUITY_SLACK_MS;
   walk.check(
     "7d the next prompt reads working until its turn ends (no idle between)",
-    first >= 0 && ended > 0 && flicker.length === 0,
-    `${samples.length} samples, first working #${first}, turn end ${
-      ended ? "seen" : "not seen"
-    }, ` +
-      `off-working samples in the turn: ${flicker.map((s) => s.state).join(",") || "none"}`,
+    first >= 0 && ended > 0 && flicker.length === 0 && closeToEnd,
+    `${samples.length} samples, working #${first}-#${last}, off-working between: ` +
+      `${flicker.map((s) => s.state).join(",") || "none"}; turn end ${
+        ended ? `seen ${((ended - lastAt) / 1000).toFixed(2)} s after the last working` : "not seen"
+      }`,
   );
   await walk.settle("7e idle after the next turn");
 }

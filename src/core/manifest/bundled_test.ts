@@ -294,6 +294,7 @@ Deno.test("I16 I27 I37 I46 I54 I62: rule slots, priorities and regions", () => {
       "idle@40 tail_lines(6)",
       "idle@80 visible ends-turn",
       "blocked/setup@90 visible",
+      "idle@75 visible ends-turn",
     ],
     codex: [
       "blocked/permission@100 tail_lines(24)",
