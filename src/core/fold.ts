@@ -170,7 +170,10 @@ export function fold(input: FoldInput): Verdict {
         label: `hook claim confirmed by ${claim.label}`,
       });
     }
-    const body = bodyClaim(input.screen);
+    // Only a screen that claims nothing of the hook's state may end it: a
+    // title still saying so (Gemini's "Action Required") is weak evidence,
+    // but evidence for, not against.
+    const body = claim?.state === hook.state ? null : bodyClaim(input.screen);
     const ended = screenEndsClaim({
       hookState: hook.state,
       hookEventAt: prior.hookAt ?? hook.at,

@@ -383,3 +383,16 @@ Deno.test("D65: a title claim that outranks body idle chrome does not hide it fr
   }));
   assertEquals([s.action, s.state], ["publish", "idle"]);
 });
+
+Deno.test("D67: a title that still claims blocked keeps the claim, whatever the body shows", () => {
+  // The hook's claim names the permission; the title says only "blocked".
+  const blocked = {
+    ...hooked("blocked", { evidenceAt: NOW - 400, hookAt: NOW - 5000 }),
+    "@agent_detail": "permission",
+  };
+  const title = { ...claim("blocked"), fromTitle: true, label: "rule title blocked" };
+  const v = fold(input(blocked, {
+    screen: { best: title, bestBody: claim("idle"), historyView: null },
+  }));
+  assertEquals([v.action, v.state, v.detail, v.source], ["hold", "blocked", "permission", "hook"]);
+});
