@@ -61,6 +61,9 @@ export interface PollResult {
   seconds: number;
   /** How many `tma ls` calls the poll made. */
   calls: number;
+  /** The calls that failed (a `ps` that timed out on a loaded machine), and the last message. */
+  failures: number;
+  lastFailure?: string;
 }
 
 /** Options of {@link TmaCli.create}. */
@@ -180,15 +183,28 @@ export class TmaCli {
     const deadline = start + options.timeoutMs;
     let row: LsRow | undefined;
     let calls = 0;
+    let failures = 0;
+    let lastFailure: string | undefined;
     while (Date.now() < deadline && !options.signal?.aborted) {
-      row = await this.row(pane);
       calls++;
+      try {
+        row = await this.row(pane);
+      } catch (error) {
+        // One failed listing (tma's own deadline on a `ps` that a loaded machine kept waiting)
+        // says nothing about the pane: count it and look again.
+        failures++;
+        lastFailure = error instanceof Error ? error.message : String(error);
+        await sleep(100);
+        continue;
+      }
       const at = Date.now();
-      if (want(row)) return { ok: true, row, at, seconds: (at - start) / 1000, calls };
+      if (want(row)) {
+        return { ok: true, row, at, seconds: (at - start) / 1000, calls, failures, lastFailure };
+      }
       await sleep(100);
     }
     const at = Date.now();
-    return { ok: false, row, at, seconds: (at - start) / 1000, calls };
+    return { ok: false, row, at, seconds: (at - start) / 1000, calls, failures, lastFailure };
   }
 }
 

@@ -179,6 +179,13 @@ class Walk {
     this.report.notes.push(line);
   }
 
+  /** Notes the `tma ls` calls of a poll that failed outright (they are retried, not fatal). */
+  noteFailures(polled: { failures: number; lastFailure?: string }): void {
+    if (polled.failures > 0) {
+      this.note(`${polled.failures} tma ls call(s) failed and were retried: ${polled.lastFailure}`);
+    }
+  }
+
   describe(row: LsRow | undefined): string {
     return row
       ? `state=${row.state} detail=${row.detail} attention=${row.attention} done=${row.done}`
@@ -206,6 +213,7 @@ class Walk {
       }
     })();
     const polled = await this.tma.pollRow(this.pane.id, want, { timeoutMs });
+    this.noteFailures(polled);
     // Hooks can run ahead of the screen: give the watcher a moment to see the change.
     const until = Date.now() + 3000;
     while (polled.ok && screenAt === undefined && Date.now() < until) await sleep(100);
@@ -259,6 +267,7 @@ class Walk {
     const idle = await this.tma.pollRow(this.pane.id, (r) => r?.state === "idle", {
       timeoutMs: this.bound,
     });
+    this.noteFailures(idle);
     return this.check(check, idle.ok, this.describe(idle.row));
   }
 
@@ -609,12 +618,20 @@ async function continuousWorking(walk: Walk): Promise<void> {
   const prompt = "a last slow reply please";
   const from = walk.mock.requests.length;
   const samples: { at: number; state: string }[] = [];
+  let failed = 0;
   const stop = new AbortController();
   const sampler = (async () => {
     while (!stop.signal.aborted) {
       const started = Date.now();
-      const row = await walk.tma.row(walk.pane.id).catch(() => undefined);
-      samples.push({ at: started, state: row?.state ?? "none" });
+      // A listing that failed outright (a slow `ps`) is no sample.
+      const row = await walk.tma.row(walk.pane.id).then(
+        (r) => ({ state: r?.state ?? "none" }),
+        () => {
+          failed++;
+          return null;
+        },
+      );
+      if (row !== null) samples.push({ at: started, state: row.state });
       await sleep(Math.max(0, 200 - (Date.now() - started)));
     }
   })();
@@ -632,6 +649,7 @@ async function continuousWorking(walk: Walk): Promise<void> {
   }
   stop.abort();
   await sampler;
+  if (failed > 0) walk.note(`7d: ${failed} tma ls sample(s) failed outright and were skipped`);
   // Working from the first working sample to the last, with nothing else between, and the last
   // one taken close to the turn's end (a sample takes a few hundred ms, so the very end of the
   // stream and the idle it leads to may share one).
