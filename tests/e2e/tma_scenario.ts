@@ -3,7 +3,7 @@
  *
  * 0. every first-run dialog (Claude's trust, API-key and auto-mode dialogs, Codex's and Gemini's
  *    trust) reads blocked/setup, and `tma act approve` refuses it (D66);
- * 1. idle at start, with no warning about tma's hooks on screen;
+ * 1. idle at start; with hooks, Gemini's one-shot start prints no warning about tma's hooks;
  * 2. working in a slow turn, then idle;
  * 3. blocked/permission at the probe prompt, `tma act approve`, the probe file, idle with
  *    attention;
@@ -31,7 +31,7 @@
  * @module
  */
 
-import { type AgentDriver, AGENTS } from "./agents.ts";
+import { type AgentDriver, type AgentRun, AGENTS } from "./agents.ts";
 import { DONE_TEXT } from "./mock_script.ts";
 import type { MockModel } from "./mock_model.ts";
 import { AgentPane, sleep } from "./pane.ts";
@@ -134,7 +134,7 @@ class Walk {
     readonly options: ScenarioOptions,
     readonly tma: TmaCli,
     readonly pane: AgentPane,
-    readonly project: string,
+    readonly run: AgentRun,
     readonly bound: number,
   ) {
     const { agent, mode } = options;
@@ -272,7 +272,7 @@ class Walk {
   }
 
   get probeFile(): string {
-    return `${this.project}/probe_created.txt`;
+    return `${this.run.project}/probe_created.txt`;
   }
 
   async probeExists(): Promise<boolean> {
@@ -322,10 +322,11 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRep
   }
 
   const pane = await AgentPane.launch(run, { tmux, width: 120, height: 40 });
-  const walk = new Walk(options, tma, pane, run.project, bound);
+  const walk = new Walk(options, tma, pane, run, bound);
   walk.report.checks.push(...early);
   await firstRun(walk);
   await startUp(walk);
+  await headlessStart(walk);
   await slowTurn(walk);
   await approveStep(walk);
   await denyStep(walk);
@@ -385,6 +386,38 @@ async function startUp(walk: Walk): Promise<void> {
   walk.check("1 idle after start", idle.ok, walk.describe(idle.row));
   // In hooks mode the idle at start may still be the screen's until the first hook fires
   // (Codex registers at the first prompt), so the source is checked on the turn states only.
+}
+
+/**
+ * Agents whose one-shot mode reports on stderr what their TUI keeps off the screen (Gemini 0.61
+ * writes `Invalid hook event name` there, and only into a console panel in the TUI).
+ */
+const HEADLESS: Partial<Record<AgentName, string[]>> = { gemini: ["-p", "say hi"] };
+
+/** Step 1b, hooks mode: the agent's one-shot start prints no warning about tma's hooks. */
+async function headlessStart(walk: Walk): Promise<void> {
+  const args = HEADLESS[walk.agent];
+  if (walk.mode !== "hooks" || args === undefined) return;
+  const out = await new Deno.Command(walk.run.argv[0], {
+    args,
+    cwd: walk.run.project,
+    env: walk.run.env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(walk.bound),
+  }).output().catch((error) => ({
+    code: -1,
+    stdout: new Uint8Array(),
+    stderr: new TextEncoder().encode(String(error)),
+  }));
+  const stderr = new TextDecoder().decode(out.stderr);
+  const warning = HOOK_WARNING.exec(stderr);
+  walk.check(
+    `1b ${walk.agent} ${args.join(" ")} warns about no hook`,
+    out.code === 0 && warning === null,
+    `exit ${out.code}${warning ? `: ${warning[0]}` : ""} ${stderr.trim().slice(0, 200)}`,
+  );
 }
 
 /** Step 2: working during a slow turn, then idle. */
