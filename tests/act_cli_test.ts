@@ -202,7 +202,7 @@ Deno.test({
         label: "Approve",
         kind: "keys",
         text: false,
-        agents: ["claude", "codex", "cursor", "opencode"],
+        agents: ["claude", "codex", "cursor", "gemini", "opencode"],
         when: {
           state: ["blocked"],
           detail: ["permission"],
