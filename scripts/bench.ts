@@ -9,6 +9,7 @@
  * - the Codex rollout tail read at 1 MiB and 50 MiB.
  * @module
  */
+import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { countingTmux, runTma, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;
@@ -145,7 +146,7 @@ async function emptyScriptMs(): Promise<number> {
 }
 
 async function hookFireMs(): Promise<number | null> {
-  const wrapper = `${REPO}hooks/tma-hook`;
+  const wrapper = `${REPO}integrations/tma-hook`;
   try {
     await Deno.stat(wrapper);
   } catch {
@@ -155,7 +156,9 @@ async function hookFireMs(): Promise<number | null> {
     const bin = `${t.dir}/tma`;
     await Deno.writeTextFile(
       bin,
-      `#!/bin/sh\nexec '${Deno.execPath()}' run --quiet --allow-read --allow-write --allow-env --allow-run --allow-net=127.0.0.1,localhost,[::1] --allow-sys=hostname '${REPO}mod.ts' "$@"\n`,
+      `#!/bin/sh\nexec '${Deno.execPath()}' run --quiet ${
+        RUN_PERMISSIONS.join(" ")
+      } '${REPO}mod.ts' "$@"\n`,
     );
     await Deno.chmod(bin, 0o755);
     const standIn = await t.standIn("claude");
@@ -232,7 +235,7 @@ async function main(): Promise<void> {
   );
   console.log(
     hook === null
-      ? "hook fire: skipped (hooks/tma-hook not present)"
+      ? "hook fire: skipped (integrations/tma-hook not present)"
       : `tma-hook claude PreToolUse: ${hook} ms = ${report.hook_over_empty} x empty script (budget 2.5)`,
   );
   console.log("telemetry:", JSON.stringify(report.telemetry));

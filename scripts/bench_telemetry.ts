@@ -8,7 +8,7 @@
  * ```
  * @module
  */
-import { readRolloutTail, RolloutMemo } from "../src/runtime/codex_rollout.ts";
+import { readRolloutTail, RolloutMemo } from "../src/runtime/telemetry/codex_rollout.ts";
 
 const RUNS = 15;
 /** Untimed runs first, so the JIT warms up on neither file's account. */

@@ -11,6 +11,7 @@
  * ```
  * @module
  */
+import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { renderBundledAssets } from "./embed_assets.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -18,31 +19,7 @@ const ROOT = new URL("../", import.meta.url);
 /** Where `deno task bundle` writes by default, relative to the repository root. */
 export const DEFAULT_BUNDLE_PATH = "dist/tma.js";
 
-/**
- * The permission flags tma runs under, read from the `tma` task of deno.json,
- * which is the one place they are written down: every `--allow-*` flag of
- * that task, in order. Never `-A`.
- *
- * ```ts
- * const flags = await documentedPermissions();
- * // ["--allow-read", "--allow-write", ..., "--allow-sys=hostname"]
- * ```
- */
-export async function documentedPermissions(): Promise<string[]> {
-  const file = new URL("deno.json", ROOT);
-  const config: unknown = JSON.parse(await Deno.readTextFile(file));
-  const task = (config as { tasks?: Record<string, unknown> }).tasks?.tma;
-  if (typeof task !== "string") {
-    throw new Error(`${file.pathname}: tasks.tma is missing; it names tma's permissions`);
-  }
-  const flags = task.split(/\s+/).filter((word) => word.startsWith("--allow-"));
-  if (flags.length === 0) {
-    throw new Error(`${file.pathname}: tasks.tma carries no --allow-* flags`);
-  }
-  return flags;
-}
-
-/** Rewrites `src/assets/bundled.ts` from `manifests/` and `hooks/` (what `deno task embed` does). */
+/** Rewrites `src/assets/bundled.ts` from `manifests/` and `integrations/` (what `deno task embed` does). */
 export async function writeBundledAssets(): Promise<void> {
   await Deno.writeTextFile(new URL("src/assets/bundled.ts", ROOT), await renderBundledAssets());
 }
@@ -87,9 +64,7 @@ export async function buildBundle(options: BundleOptions = {}): Promise<BundleRe
     throw new Error(`deno bundle failed (exit ${out.code}):\n${detail}`);
   }
   // A shebang makes the bundle executable as it is, under the same permissions.
-  const shebang = `#!/usr/bin/env -S deno run --no-config ${
-    (await documentedPermissions()).join(" ")
-  }\n`;
+  const shebang = `#!/usr/bin/env -S deno run --no-config ${RUN_PERMISSIONS.join(" ")}\n`;
   const body = await Deno.readTextFile(path);
   await Deno.writeTextFile(path, body.startsWith("#!") ? body : shebang + body);
   await Deno.chmod(path, 0o755);

@@ -1,7 +1,7 @@
 /**
  * Builds the self-contained executable `dist/tma` (U45) with `deno compile`,
- * under the permissions deno.json's `tma` task documents (never `-A`), with
- * the manifests and hooks inside.
+ * under the permissions of `src/core/permissions.ts` (never `-A`), with the
+ * manifests and the integration files inside.
  *
  * `deno compile` needs `denort`, the slim runtime it copies the program into.
  * Deno takes it from `DENORT_BIN` when that is set (passed through here), and
@@ -14,12 +14,8 @@
  * ```
  * @module
  */
-import {
-  documentedPermissions,
-  formatSize,
-  parseOutputFlag,
-  writeBundledAssets,
-} from "./bundle.ts";
+import { formatSize, parseOutputFlag, writeBundledAssets } from "./bundle.ts";
+import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { ENGINE_VERSION } from "../src/core/version.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -78,13 +74,13 @@ export async function compileBinary(options: CompileOptions = {}): Promise<Compi
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "compile",
-      ...(await documentedPermissions()),
+      ...RUN_PERMISSIONS,
       // The manifests reach the binary through src/assets/bundled.ts; the
       // folders go in too so a path-based read finds the same text.
       "--include",
       "manifests",
       "--include",
-      "hooks",
+      "integrations",
       "-o",
       path,
       "mod.ts",

@@ -5,16 +5,16 @@
  * exact bytes a pane received between two markers.
  */
 import { assert, assertEquals, assertRejects } from "./harness/assert.ts";
-import { HAS_TMUX, withScratchTmux } from "./harness/tmux.ts";
+import { type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
 import { UsageError } from "../src/core/errors.ts";
 import { parseActionManifest } from "../src/core/manifest/parse.ts";
 import { fire } from "../src/actions/broker.ts";
-import { action, brokerEnv, recorder, screen, setOptions } from "./act_support_test.ts";
-
-const ignore = !HAS_TMUX;
+import { action, brokerEnv, setOptions } from "./harness/act.ts";
+import { recorder, screen } from "./harness/recorder.ts";
 
 /** Fires `name` at a fresh recording stand-in showing `fixture`, returning the report and bytes. */
 async function fireAt(
+  t: ScratchTmux,
   options: {
     agent: string;
     fixture: string;
@@ -24,24 +24,22 @@ async function fireAt(
     optionsBefore?: Record<string, string>;
   },
 ) {
-  return await withScratchTmux(async (t) => {
-    const s = screen(options.fixture);
-    const r = await recorder(t, options.agent, { height: s.height });
-    await r.draw(s);
-    if (options.optionsBefore) await setOptions(t, r.pane, options.optionsBefore);
-    const env = brokerEnv(t);
-    const { value, bytes } = await r.recordDuring(() =>
-      fire(env, {
-        action: action(options.action),
-        pane: r.pane,
-        text: options.text,
-        force: options.force,
-      })
-    );
-    const lock = await t.option(r.pane, "@agent_action");
-    const delivered = await t.option(r.pane, "@tma_delivered");
-    return { report: value, bytes, lock, delivered };
-  });
+  const s = screen(options.fixture);
+  const r = await recorder(t, options.agent, { height: s.height });
+  await r.draw(s);
+  if (options.optionsBefore) await setOptions(t, r.pane, options.optionsBefore);
+  const env = brokerEnv(t);
+  const { value, bytes } = await r.recordDuring(() =>
+    fire(env, {
+      action: action(options.action),
+      pane: r.pane,
+      text: options.text,
+      force: options.force,
+    })
+  );
+  const lock = await t.option(r.pane, "@agent_action");
+  const delivered = await t.option(r.pane, "@tma_delivered");
+  return { report: value, bytes, lock, delivered };
 }
 
 const CASES: {
@@ -150,48 +148,42 @@ const CASES: {
 ];
 
 for (const c of CASES) {
-  Deno.test({
-    name: `${c.name} (exactly, and nothing else)`,
-    ignore,
-    fn: async () => {
-      const before = Date.now();
-      const { report, bytes, lock, delivered } = await fireAt({
-        agent: c.agent,
-        fixture: c.fixture,
-        action: c.action,
-        text: c.text,
-        optionsBefore: c.options,
-      });
-      assertEquals(report.result, {
-        schema: 1,
-        action: c.action,
-        pane: report.result.pane,
-        outcome: "sent",
-        exit_code: 0,
-        reason: null,
-      }, report.message ?? undefined);
-      assertEquals(bytes, c.bytes);
-      assertEquals(lock, "", "A16: the lock is released");
-      // D65, D67: an action that ends the state it gated on leaves the broker's mark.
-      const ends =
-        { approve: "blocked", deny: "blocked", interrupt: "working" }[c.action as string];
-      if (ends === undefined) {
-        assertEquals(delivered, "", "no mark for an action that settles nothing");
-      } else {
-        const [state, at] = delivered.split(":");
-        assertEquals(state, ends, `@tma_delivered=${delivered}`);
-        assert(Number(at) >= before && Number(at) <= Date.now(), `@tma_delivered=${delivered}`);
-      }
-    },
+  tmuxTest(`fire() keys ${c.name} (exactly, and nothing else)`, async (t) => {
+    const before = Date.now();
+    const { report, bytes, lock, delivered } = await fireAt(t, {
+      agent: c.agent,
+      fixture: c.fixture,
+      action: c.action,
+      text: c.text,
+      optionsBefore: c.options,
+    });
+    assertEquals(report.result, {
+      schema: 1,
+      action: c.action,
+      pane: report.result.pane,
+      outcome: "sent",
+      exit_code: 0,
+      reason: null,
+    }, report.message ?? undefined);
+    assertEquals(bytes, c.bytes);
+    assertEquals(lock, "", "A16: the lock is released");
+    // D65, D67: an action that ends the state it gated on leaves the broker's mark.
+    const ends = { approve: "blocked", deny: "blocked", interrupt: "working" }[c.action as string];
+    if (ends === undefined) {
+      assertEquals(delivered, "", "no mark for an action that settles nothing");
+    } else {
+      const [state, at] = delivered.split(":");
+      assertEquals(state, ends, `@tma_delivered=${delivered}`);
+      assert(Number(at) >= before && Number(at) <= Date.now(), `@tma_delivered=${delivered}`);
+    }
   });
 }
 
-Deno.test({
-  name: "D66: approve and deny at a first-run trust dialog (blocked/setup) are gated",
-  ignore,
-  fn: async () => {
+tmuxTest(
+  "fire() keys D66: approve and deny at a first-run trust dialog (blocked/setup) are gated",
+  async (t) => {
     for (const name of ["approve", "deny"]) {
-      const { report, bytes, delivered } = await fireAt({
+      const { report, bytes, delivered } = await fireAt(t, {
         agent: "claude",
         fixture: "claude_blocked_trust_w120",
         action: name,
@@ -200,13 +192,12 @@ Deno.test({
       assertEquals(delivered, "");
     }
   },
-});
+);
 
-Deno.test({
-  name: "A1, M34: approve at an idle pane is refused gated and sends nothing",
-  ignore,
-  fn: async () => {
-    const { report, bytes } = await fireAt({
+tmuxTest(
+  "fire() keys A1, M34: approve at an idle pane is refused gated and sends nothing",
+  async (t) => {
+    const { report, bytes } = await fireAt(t, {
       agent: "claude",
       fixture: "claude_idle_fresh_w120",
       action: "approve",
@@ -216,13 +207,12 @@ Deno.test({
     assertEquals(report.result.exit_code, 4);
     assertEquals(bytes, "");
   },
-});
+);
 
-Deno.test({
-  name: "A17: --force skips when: approve at an idle pane sends its key",
-  ignore,
-  fn: async () => {
-    const { report, bytes } = await fireAt({
+tmuxTest(
+  "fire() keys A17: --force skips when: approve at an idle pane sends its key",
+  async (t) => {
+    const { report, bytes } = await fireAt(t, {
       agent: "claude",
       fixture: "claude_idle_fresh_w120",
       action: "approve",
@@ -231,65 +221,61 @@ Deno.test({
     assertEquals(report.result.outcome, "sent");
     assertEquals(bytes, "1");
   },
-});
+);
 
-Deno.test({
-  name: "A4, A34: compact below its context bound, or with no reading, is gated",
-  ignore,
-  fn: async () => {
-    const low = await fireAt({
+tmuxTest(
+  "fire() keys A4, A34: compact below its context bound, or with no reading, is gated",
+  async (t) => {
+    const low = await fireAt(t, {
       agent: "claude",
       fixture: "claude_idle_fresh_w120",
       action: "compact",
       optionsBefore: { "@agent_context_pct": "40" },
     });
     assertEquals([low.report.result.reason, low.bytes], ["gated", ""]);
-    const none = await fireAt({
+    const none = await fireAt(t, {
       agent: "claude",
       fixture: "claude_idle_fresh_w120",
       action: "compact",
     });
     assertEquals([none.report.result.reason, none.bytes], ["gated", ""]);
   },
-});
+);
 
-Deno.test({
-  name: "A34: a context gate at an agent without [telemetry.context] is no-coverage",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const s = screen("opencode_idle_numbered_list_w80");
-      const r = await recorder(t, "opencode", { height: s.height });
-      await r.draw(s);
-      const custom = parseActionManifest(
-        [
-          'min_engine_version = "0.1.0"',
-          'name = "oc_compact"',
-          'label = "Compact OpenCode"',
-          'kind = "keys"',
-          "[when]",
-          'state = ["idle"]',
-          "context_pct_min = 50",
-          "[keys]",
-          'opencode = ["/compact", "Enter"]',
-        ].join("\n"),
-        { path: "oc_compact.toml", stem: "oc_compact" },
-      );
-      const { value, bytes } = await r.recordDuring(() =>
-        fire(brokerEnv(t), { action: custom, pane: r.pane })
-      );
-      assertEquals(value.result.reason, "no-coverage");
-      assertEquals(value.result.exit_code, 4);
-      assertEquals(bytes, "");
-    }),
-});
+tmuxTest(
+  "fire() keys A34: a context gate at an agent without [telemetry.context] is no-coverage",
+  async (t) => {
+    const s = screen("opencode_idle_numbered_list_w80");
+    const r = await recorder(t, "opencode", { height: s.height });
+    await r.draw(s);
+    const custom = parseActionManifest(
+      [
+        'min_engine_version = "0.1.0"',
+        'name = "oc_compact"',
+        'label = "Compact OpenCode"',
+        'kind = "keys"',
+        "[when]",
+        'state = ["idle"]',
+        "context_pct_min = 50",
+        "[keys]",
+        'opencode = ["/compact", "Enter"]',
+      ].join("\n"),
+      { path: "oc_compact.toml", stem: "oc_compact" },
+    );
+    const { value, bytes } = await r.recordDuring(() =>
+      fire(brokerEnv(t), { action: custom, pane: r.pane })
+    );
+    assertEquals(value.result.reason, "no-coverage");
+    assertEquals(value.result.exit_code, 4);
+    assertEquals(bytes, "");
+  },
+);
 
-Deno.test({
-  name: "A11: an action that does not cover the pane's agent is wrong-agent",
-  ignore,
-  fn: async () => {
+tmuxTest(
+  "fire() keys A11: an action that does not cover the pane's agent is wrong-agent",
+  async (t) => {
     // compact has no Codex cell.
-    const { report, bytes } = await fireAt({
+    const { report, bytes } = await fireAt(t, {
       agent: "codex",
       fixture: "codex_idle_after_turn_w120",
       action: "compact",
@@ -297,147 +283,135 @@ Deno.test({
     });
     assertEquals([report.result.reason, report.result.exit_code, bytes], ["wrong-agent", 4, ""]);
   },
-});
+);
 
-Deno.test({
-  name:
-    "A11: a pane with no agent is wrong-agent; a missing pane is vanished (exit 3, null reason)",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const shell = await t.newWindow(["sh", "-c", "exec sleep 600"]);
-      const env = brokerEnv(t);
-      const none = await fire(env, { action: action("interrupt"), pane: shell });
-      assertEquals([none.result.outcome, none.result.reason], ["refused", "wrong-agent"]);
-      const gone = await fire(env, { action: action("interrupt"), pane: "%999" });
-      assertEquals(gone.result, {
-        schema: 1,
-        action: "interrupt",
-        pane: "%999",
-        outcome: "vanished",
-        exit_code: 3,
-        reason: null,
-      });
-    }),
-});
+tmuxTest(
+  "fire() keys A11: a pane with no agent is wrong-agent; a missing pane is vanished (exit 3, null reason)",
+  async (t) => {
+    const shell = await t.newWindow(["sh", "-c", "exec sleep 600"]);
+    const env = brokerEnv(t);
+    const none = await fire(env, { action: action("interrupt"), pane: shell });
+    assertEquals([none.result.outcome, none.result.reason], ["refused", "wrong-agent"]);
+    const gone = await fire(env, { action: action("interrupt"), pane: "%999" });
+    assertEquals(gone.result, {
+      schema: 1,
+      action: "interrupt",
+      pane: "%999",
+      outcome: "vanished",
+      exit_code: 3,
+      reason: null,
+    });
+  },
+);
 
-Deno.test({
-  name: "A12: a stale blocked stamp is re-detected; the screen says idle, so nothing is sent",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const s = screen("claude_idle_fresh_w120");
-      const r = await recorder(t, "claude", { height: s.height });
-      await r.draw(s);
-      const env = brokerEnv(t);
-      // A first look stamps the pane; then the stamp is rewritten to an old
-      // blocked reading, as a status poll long ago would have left it.
-      await fire(env, { action: action("interrupt"), pane: r.pane });
-      const old = String(Date.now() - 60_000);
-      await setOptions(t, r.pane, {
-        "@agent_state": "blocked",
-        "@agent_detail": "permission",
-        "@agent_source": "capture",
-        "@agent_evidence_at": old,
-        "@agent_since": old,
-        "@agent_stamped_at": old,
-      });
-      const { value, bytes } = await r.recordDuring(() =>
-        fire(env, { action: action("approve"), pane: r.pane })
-      );
-      assertEquals([value.result.reason, bytes], ["gated", ""]);
-      assertEquals(await t.option(r.pane, "@agent_state"), "idle", "the re-detection stamped");
-    }),
-});
+tmuxTest(
+  "fire() keys A12: a stale blocked stamp is re-detected; the screen says idle, so nothing is sent",
+  async (t) => {
+    const s = screen("claude_idle_fresh_w120");
+    const r = await recorder(t, "claude", { height: s.height });
+    await r.draw(s);
+    const env = brokerEnv(t);
+    // A first look stamps the pane; then the stamp is rewritten to an old
+    // blocked reading, as a status poll long ago would have left it.
+    await fire(env, { action: action("interrupt"), pane: r.pane });
+    const old = String(Date.now() - 60_000);
+    await setOptions(t, r.pane, {
+      "@agent_state": "blocked",
+      "@agent_detail": "permission",
+      "@agent_source": "capture",
+      "@agent_evidence_at": old,
+      "@agent_since": old,
+      "@agent_stamped_at": old,
+    });
+    const { value, bytes } = await r.recordDuring(() =>
+      fire(env, { action: action("approve"), pane: r.pane })
+    );
+    assertEquals([value.result.reason, bytes], ["gated", ""]);
+    assertEquals(await t.option(r.pane, "@agent_state"), "idle", "the re-detection stamped");
+  },
+);
 
-Deno.test({
-  name: "R5: a pane whose stamp left blocked between the gate and the send receives nothing",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const s = screen("claude_blocked_bash_w80");
-      const r = await recorder(t, "claude", { height: s.height });
-      await r.draw(s);
-      const env = brokerEnv(t);
-      const { value, bytes } = await r.recordDuring(() =>
-        fire(env, {
-          action: action("approve"),
-          pane: r.pane,
-          hooks: {
-            // A hook event lands after the first gate: the turn went on.
-            afterGate: async () => {
-              await setOptions(t, r.pane, {
-                "@agent_state": "working",
-                "@agent_detail": "",
-                "@agent_source": "hook",
-                "@agent_evidence_at": String(Date.now()),
-                "@agent_stamped_at": String(Date.now()),
-              });
-            },
-          },
-        })
-      );
-      assertEquals([value.result.outcome, value.result.reason, bytes], ["refused", "gated", ""]);
-      assertEquals(await t.option(r.pane, "@agent_action"), "", "released on the refusal path");
-    }),
-});
-
-Deno.test({
-  name: "R5: a screen that left blocked under a still-blocked stamp is caught before the send",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const blocked = screen("claude_blocked_bash_w80");
-      const r = await recorder(t, "claude", { height: blocked.height });
-      await r.draw(blocked);
-      const env = brokerEnv(t);
-      const { value, bytes } = await r.recordDuring(() =>
-        fire(env, {
-          action: action("approve"),
-          pane: r.pane,
-          // The dialog closes (answered at the keyboard); no poll restamps.
-          hooks: { afterLock: () => r.draw(screen("claude_working_spinner_w80")) },
-        })
-      );
-      assertEquals([value.result.reason, bytes], ["gated", ""]);
-      assert(value.fingerprint !== null);
-    }),
-});
-
-Deno.test({
-  name: "X. Beyond: a replaced prompt is refused prompt-changed (exit 4) and sends nothing",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const first = screen("claude_blocked_bash_w80");
-      const r = await recorder(t, "claude", { height: 40 });
-      await r.draw(first);
-      const env = brokerEnv(t);
-      const { value, bytes } = await r.recordDuring(() =>
-        fire(env, {
-          action: action("approve"),
-          pane: r.pane,
-          // The next permission request replaces the one the gate passed on.
-          hooks: { afterGate: () => r.draw(screen("claude_blocked_bash_w120")) },
-        })
-      );
-      assertEquals(value.result, {
-        schema: 1,
-        action: "approve",
+tmuxTest(
+  "fire() keys R5: a pane whose stamp left blocked between the gate and the send receives nothing",
+  async (t) => {
+    const s = screen("claude_blocked_bash_w80");
+    const r = await recorder(t, "claude", { height: s.height });
+    await r.draw(s);
+    const env = brokerEnv(t);
+    const { value, bytes } = await r.recordDuring(() =>
+      fire(env, {
+        action: action("approve"),
         pane: r.pane,
-        outcome: "refused",
-        exit_code: 4,
-        reason: "prompt-changed",
-      });
-      assertEquals(bytes, "");
-    }),
-});
+        seams: {
+          // A hook event lands after the first gate: the turn went on.
+          afterGate: async () => {
+            await setOptions(t, r.pane, {
+              "@agent_state": "working",
+              "@agent_detail": "",
+              "@agent_source": "hook",
+              "@agent_evidence_at": String(Date.now()),
+              "@agent_stamped_at": String(Date.now()),
+            });
+          },
+        },
+      })
+    );
+    assertEquals([value.result.outcome, value.result.reason, bytes], ["refused", "gated", ""]);
+    assertEquals(await t.option(r.pane, "@agent_action"), "", "released on the refusal path");
+  },
+);
 
-Deno.test({
-  name: "X. Beyond: an unchanged prompt keeps its fingerprint through the send",
-  ignore,
-  fn: async () => {
-    const { report } = await fireAt({
+tmuxTest(
+  "fire() keys R5: a screen that left blocked under a still-blocked stamp is caught before the send",
+  async (t) => {
+    const blocked = screen("claude_blocked_bash_w80");
+    const r = await recorder(t, "claude", { height: blocked.height });
+    await r.draw(blocked);
+    const env = brokerEnv(t);
+    const { value, bytes } = await r.recordDuring(() =>
+      fire(env, {
+        action: action("approve"),
+        pane: r.pane,
+        // The dialog closes (answered at the keyboard); no poll restamps.
+        seams: { afterLock: () => r.draw(screen("claude_working_spinner_w80")) },
+      })
+    );
+    assertEquals([value.result.reason, bytes], ["gated", ""]);
+    assert(value.fingerprint !== null);
+  },
+);
+
+tmuxTest(
+  "fire() keys X. Beyond: a replaced prompt is refused prompt-changed (exit 4) and sends nothing",
+  async (t) => {
+    const first = screen("claude_blocked_bash_w80");
+    const r = await recorder(t, "claude", { height: 40 });
+    await r.draw(first);
+    const env = brokerEnv(t);
+    const { value, bytes } = await r.recordDuring(() =>
+      fire(env, {
+        action: action("approve"),
+        pane: r.pane,
+        // The next permission request replaces the one the gate passed on.
+        seams: { afterGate: () => r.draw(screen("claude_blocked_bash_w120")) },
+      })
+    );
+    assertEquals(value.result, {
+      schema: 1,
+      action: "approve",
+      pane: r.pane,
+      outcome: "refused",
+      exit_code: 4,
+      reason: "prompt-changed",
+    });
+    assertEquals(bytes, "");
+  },
+);
+
+tmuxTest(
+  "fire() keys X. Beyond: an unchanged prompt keeps its fingerprint through the send",
+  async (t) => {
+    const { report } = await fireAt(t, {
       agent: "claude",
       fixture: "claude_blocked_bash_w80",
       action: "deny",
@@ -445,41 +419,37 @@ Deno.test({
     assertEquals(report.result.outcome, "sent");
     assert(/^[0-9a-f]{16}$/.test(report.fingerprint ?? ""), String(report.fingerprint));
   },
-});
+);
 
-Deno.test({
-  name: "C48, C49: --arg on a keys action and a missing or stray --text are usage errors",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const env = brokerEnv(t);
-      await assertRejects(
-        () => fire(env, { action: action("approve"), pane: "%0", args: ["x"] }),
-        UsageError,
-      );
-      await assertRejects(() => fire(env, { action: action("steer"), pane: "%0" }), UsageError);
-      await assertRejects(
-        () => fire(env, { action: action("steer"), pane: "%0", text: "" }),
-        UsageError,
-      );
-      await assertRejects(
-        () => fire(env, { action: action("approve"), pane: "%0", text: "hi" }),
-        UsageError,
-      );
-    }),
-});
+tmuxTest(
+  "fire() keys C48, C49: --arg on a keys action and a missing or stray --text are usage errors",
+  async (t) => {
+    const env = brokerEnv(t);
+    await assertRejects(
+      () => fire(env, { action: action("approve"), pane: "%0", args: ["x"] }),
+      UsageError,
+    );
+    await assertRejects(() => fire(env, { action: action("steer"), pane: "%0" }), UsageError);
+    await assertRejects(
+      () => fire(env, { action: action("steer"), pane: "%0", text: "" }),
+      UsageError,
+    );
+    await assertRejects(
+      () => fire(env, { action: action("approve"), pane: "%0", text: "hi" }),
+      UsageError,
+    );
+  },
+);
 
-Deno.test({
-  name: "C55: no tmux server at all is an error (exit 1), not a vanished pane",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const env = {
-        ...brokerEnv(t),
-        server: { bin: "tmux", socketName: `tma-test-absent-${crypto.randomUUID().slice(0, 8)}` },
-      };
-      const report = await fire(env, { action: action("interrupt"), pane: "%1" });
-      assertEquals([report.result.outcome, report.result.exit_code], ["error", 1]);
-      assert((report.message ?? "").includes("no tmux server"), report.message ?? "");
-    }),
-});
+tmuxTest(
+  "fire() keys C55: no tmux server at all is an error (exit 1), not a vanished pane",
+  async (t) => {
+    const env = {
+      ...brokerEnv(t),
+      server: { bin: "tmux", socketName: `tma-test-absent-${crypto.randomUUID().slice(0, 8)}` },
+    };
+    const report = await fire(env, { action: action("interrupt"), pane: "%1" });
+    assertEquals([report.result.outcome, report.result.exit_code], ["error", 1]);
+    assert((report.message ?? "").includes("no tmux server"), report.message ?? "");
+  },
+);

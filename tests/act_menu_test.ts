@@ -5,12 +5,13 @@
  * tmux runs `tma act`, and the pane receives exactly the action's keys.
  */
 import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
-import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
+import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
 import { menuItems, promptSafePane, shQuote } from "../src/actions/menu.ts";
 import { displayMenuArgs, escapeHashes, tmuxQuote } from "../src/tmux/menu.ts";
-import { action, recorder, screen } from "./act_support_test.ts";
+import { action } from "./harness/act.ts";
+import { recorder, screen } from "./harness/recorder.ts";
 
-Deno.test("A38: menu entries run tma act for the pane; confirm nests; text opens a prompt", () => {
+Deno.test("tma act --menu A38: menu entries run tma act for the pane; confirm nests; text opens a prompt", () => {
   const items = menuItems({
     tma: ["/opt/tma", "--socket-path", "/tmp/s"],
     pane: "%12",
@@ -33,7 +34,7 @@ Deno.test("A38: menu entries run tma act for the pane; confirm nests; text opens
   assert(items[2].command.includes("--yes"));
 });
 
-Deno.test("A38: display-menu escapes # for tmux's format pass; quoting helpers", () => {
+Deno.test("tma act --menu A38: display-menu escapes # for tmux's format pass; quoting helpers", () => {
   const args = displayMenuArgs({
     pane: "%1",
     client: "/dev/pts/3",
@@ -102,110 +103,102 @@ async function withClient(
   }
 }
 
-Deno.test({
-  name: "A38, C54: tma act --menu opens a menu; its first entry approves the blocked pane",
-  ignore: !HAS_TMUX || !HAS_SCRIPT,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const s = screen("claude_blocked_bash_w80");
-      const r = await recorder(t, "claude", { height: s.height });
-      await r.draw(s);
-      await withClient(t, async (client) => {
-        const { value: out, bytes } = await r.recordDuring(async () => {
-          const opened = client.waitDrawn("Approve");
-          const out = await runTma(t, ["act", "--menu", "--pane", r.pane]);
-          await opened;
-          await client.type("1");
-          await t.waitFor(async () => (await r.received()).endsWith("1"));
-          return out;
-        });
+tmuxTest(
+  "tma act --menu A38, C54: tma act --menu opens a menu; its first entry approves the blocked pane",
+  async (t) => {
+    const s = screen("claude_blocked_bash_w80");
+    const r = await recorder(t, "claude", { height: s.height });
+    await r.draw(s);
+    await withClient(t, async (client) => {
+      const { value: out, bytes } = await r.recordDuring(async () => {
+        const opened = client.waitDrawn("Approve");
+        const out = await runTma(t, ["act", "--menu", "--pane", r.pane]);
+        await opened;
+        await client.type("1");
+        await t.waitFor(async () => (await r.received()).endsWith("1"));
+        return out;
+      });
+      assertEquals(out.code, 0, out.stderr);
+      assertEquals(bytes, "1");
+    });
+  },
+  { ignore: !HAS_SCRIPT },
+);
+
+tmuxTest(
+  "tma act --menu A38, C54, R4: a text entry prompts for the message and types it literally",
+  async (t) => {
+    const s = screen("claude_idle_fresh_w120");
+    const r = await recorder(t, "claude", { height: s.height });
+    await r.draw(s);
+    const message = `it's "q" $(touch ${t.dir}/pwn) \`id\` #{pane_id} ; \\ ~ x;`;
+    await withClient(t, async (client) => {
+      const { bytes } = await r.recordDuring(async () => {
+        const opened = client.waitDrawn("Steer");
+        const out = await runTma(t, ["act", "--menu", "--pane", r.pane]);
         assertEquals(out.code, 0, out.stderr);
-        assertEquals(bytes, "1");
+        await opened;
+        // Only steer is fireable at an idle pane without a context reading.
+        const prompted = client.waitDrawn(`(${r.pane}):`);
+        await client.type("1");
+        await prompted;
+        await client.type(`${message}\r`);
+        await t.waitFor(async () => (await r.received()).endsWith("\r"));
       });
-    }),
-});
+      assertEquals(bytes, `${message}\r`);
+    });
+    for await (const entry of Deno.readDir(t.dir)) assert(entry.name !== "pwn", "nothing ran");
+    assertEquals(
+      (await t.tmux("show-options", "-gqv", `@tma_prompt_${r.pane.slice(1)}`)).trim(),
+      "",
+      "prompt option cleared",
+    );
+  },
+  { ignore: !HAS_SCRIPT },
+);
 
-Deno.test({
-  name: "A38, C54, R4: a text entry prompts for the message and types it literally",
-  ignore: !HAS_TMUX || !HAS_SCRIPT,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const s = screen("claude_idle_fresh_w120");
-      const r = await recorder(t, "claude", { height: s.height });
-      await r.draw(s);
-      const message = `it's "q" $(touch ${t.dir}/pwn) \`id\` #{pane_id} ; \\ ~ x;`;
-      await withClient(t, async (client) => {
-        const { bytes } = await r.recordDuring(async () => {
-          const opened = client.waitDrawn("Steer");
-          const out = await runTma(t, ["act", "--menu", "--pane", r.pane]);
-          assertEquals(out.code, 0, out.stderr);
-          await opened;
-          // Only steer is fireable at an idle pane without a context reading.
-          const prompted = client.waitDrawn(`(${r.pane}):`);
-          await client.type("1");
-          await prompted;
-          await client.type(`${message}\r`);
-          await t.waitFor(async () => (await r.received()).endsWith("\r"));
-        });
-        assertEquals(bytes, `${message}\r`);
+tmuxTest(
+  "tma act --menu A38, M37: a confirm action's entry opens a nested confirm menu",
+  async (t) => {
+    const dir = `${t.home}/.config/tma/actions`;
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(
+      `${dir}/approve.toml`,
+      [
+        'min_engine_version = "0.1.0"',
+        'name = "approve"',
+        'label = "Approve"',
+        'kind = "keys"',
+        "confirm = true",
+        "[when]",
+        'state = ["blocked"]',
+        "[keys]",
+        'claude = ["1"]',
+      ].join("\n"),
+    );
+    const s = screen("claude_blocked_bash_w80");
+    const r = await recorder(t, "claude", { height: s.height });
+    await r.draw(s);
+    await withClient(t, async (client) => {
+      const { bytes } = await r.recordDuring(async () => {
+        const opened = client.waitDrawn("Approve");
+        await runTma(t, ["act", "--menu", "--pane", r.pane]);
+        await opened;
+        const confirm = client.waitDrawn(`${r.pane}?`);
+        await client.type("1");
+        await confirm;
+        await client.type("y");
+        await t.waitFor(async () => (await r.received()).endsWith("1"));
       });
-      for await (const entry of Deno.readDir(t.dir)) assert(entry.name !== "pwn", "nothing ran");
-      assertEquals(
-        (await t.tmux("show-options", "-gqv", `@tma_prompt_${r.pane.slice(1)}`)).trim(),
-        "",
-        "prompt option cleared",
-      );
-    }),
-});
+      assertEquals(bytes, "1");
+    });
+  },
+  { ignore: !HAS_SCRIPT },
+);
 
-Deno.test({
-  name: "A38, M37: a confirm action's entry opens a nested confirm menu",
-  ignore: !HAS_TMUX || !HAS_SCRIPT,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const dir = `${t.home}/.config/tma/actions`;
-      await Deno.mkdir(dir, { recursive: true });
-      await Deno.writeTextFile(
-        `${dir}/approve.toml`,
-        [
-          'min_engine_version = "0.1.0"',
-          'name = "approve"',
-          'label = "Approve"',
-          'kind = "keys"',
-          "confirm = true",
-          "[when]",
-          'state = ["blocked"]',
-          "[keys]",
-          'claude = ["1"]',
-        ].join("\n"),
-      );
-      const s = screen("claude_blocked_bash_w80");
-      const r = await recorder(t, "claude", { height: s.height });
-      await r.draw(s);
-      await withClient(t, async (client) => {
-        const { bytes } = await r.recordDuring(async () => {
-          const opened = client.waitDrawn("Approve");
-          await runTma(t, ["act", "--menu", "--pane", r.pane]);
-          await opened;
-          const confirm = client.waitDrawn(`${r.pane}?`);
-          await client.type("1");
-          await confirm;
-          await client.type("y");
-          await t.waitFor(async () => (await r.received()).endsWith("1"));
-        });
-        assertEquals(bytes, "1");
-      });
-    }),
-});
-
-Deno.test({
-  name: "C54: nothing fireable means no menu opens",
-  ignore: !HAS_TMUX,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const shell = await t.newWindow(["sh", "-c", "exec sleep 600"]);
-      const out = await runTma(t, ["act", "--menu", "--pane", shell]);
-      assertEquals(out.code, 0);
-      assertMatch(out.stderr, /no menu opened/);
-    }),
+tmuxTest("tma act --menu C54: nothing fireable means no menu opens", async (t) => {
+  const shell = await t.newWindow(["sh", "-c", "exec sleep 600"]);
+  const out = await runTma(t, ["act", "--menu", "--pane", shell]);
+  assertEquals(out.code, 0);
+  assertMatch(out.stderr, /no menu opened/);
 });

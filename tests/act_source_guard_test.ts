@@ -17,7 +17,7 @@ async function* sources(dir: URL, prefix: string): AsyncGenerator<string> {
   }
 }
 
-Deno.test("R6, A19: only src/tmux/keys.ts contains send-keys", async () => {
+Deno.test("send-keys R6, A19: only src/tmux/keys.ts contains send-keys", async () => {
   const offenders: string[] = [];
   const files = ["mod.ts"];
   for await (const path of sources(new URL("src/", ROOT), "src/")) files.push(path);

@@ -6,9 +6,9 @@ import { assertEquals, assertThrows } from "./harness/assert.ts";
 import { sendKeysArgs, textDeliveryCalls, tmuxArg } from "../src/tmux/keys.ts";
 import { apiCall, ApiCallError } from "../src/actions/api.ts";
 import { childEnv, execEnv } from "../src/actions/exec.ts";
-import type { PaneView } from "../src/actions/view.ts";
+import type { PaneView } from "../src/core/action/view.ts";
 
-Deno.test("A19: one send-keys with named keys, flags ended by --", () => {
+Deno.test("act transport A19: one send-keys with named keys, flags ended by --", () => {
   assertEquals(sendKeysArgs("%3", ["/compact", "Enter"]), [
     "send-keys",
     "-t",
@@ -20,7 +20,7 @@ Deno.test("A19: one send-keys with named keys, flags ended by --", () => {
   assertEquals(sendKeysArgs("%3", ["-x"]), ["send-keys", "-t", "%3", "--", "-x"]);
 });
 
-Deno.test("A20: the {text} element is its own literal send-keys -l; keys after it go apart", () => {
+Deno.test("act transport A20: the {text} element is its own literal send-keys -l; keys after it go apart", () => {
   assertEquals(
     textDeliveryCalls("%3", { sequence: ["Escape", "{text}", "Enter"], text: "Enter; rm" }),
     [
@@ -47,13 +47,13 @@ Deno.test("A20: the {text} element is its own literal send-keys -l; keys after i
   ]);
 });
 
-Deno.test("A20: an argument ending in ; survives tmux's argv parsing", () => {
+Deno.test("act transport A20: an argument ending in ; survives tmux's argv parsing", () => {
   assertEquals(tmuxArg("ls;"), "ls\\;");
   assertEquals(tmuxArg("a\\;"), "a\\\\;");
   assertEquals(tmuxArg("a;b"), "a;b");
 });
 
-Deno.test("A27: v1 plane paths and bodies; ids are path-escaped", () => {
+Deno.test("act transport A27: v1 plane paths and bodies; ids are path-escaped", () => {
   const target = {
     endpoint: "http://127.0.0.1:4096/",
     permissionRequest: "per/1",
@@ -102,7 +102,7 @@ const VIEW: PaneView = {
   socketPath: "/tmp/tmux-0/default",
 };
 
-Deno.test("A22: context env: always-set keys, present requires-keys, args only when given", () => {
+Deno.test("act transport A22: context env: always-set keys, present requires-keys, args only when given", () => {
   assertEquals(execEnv(VIEW, { action: "x", args: [] }), {
     TMA_PANE: "%3",
     TMA_AGENT: "claude",

@@ -8,12 +8,12 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./harness/assert.ts";
 import { HAS_TMUX } from "./harness/tmux.ts";
-import { documentedPermissions } from "../scripts/bundle.ts";
+import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { COMMANDS } from "../src/cli/commands.ts";
 import { ENGINE_VERSION } from "../src/core/version.ts";
 
 const MOD = new URL("../mod.ts", import.meta.url).pathname;
-const PERMISSIONS = await documentedPermissions();
+const PERMISSIONS = RUN_PERMISSIONS;
 
 /** Deno's cache folder, kept for the child when its HOME moves to a scratch folder. */
 const DENO_DIR: string = Deno.env.get("DENO_DIR") ?? await (async () => {
@@ -69,7 +69,7 @@ function oneLine(run: Run): string {
   return lines[0];
 }
 
-Deno.test("C8: --version, -V and tma version print tma <version>", async () => {
+Deno.test("tma C8: --version, -V and tma version print tma <version>", async () => {
   for (const args of [["--version"], ["-V"], ["version"]]) {
     const run = await tma(args);
     assertEquals(run.code, 0, run.stderr);
@@ -77,7 +77,7 @@ Deno.test("C8: --version, -V and tma version print tma <version>", async () => {
   }
 });
 
-Deno.test("C8: --help lists every visible command and exits 0", async () => {
+Deno.test("tma C8: --help lists every visible command and exits 0", async () => {
   const run = await tma(["--help"]);
   assertEquals(run.code, 0, run.stderr);
   assertMatch(run.stdout, /usage: tma /);
@@ -86,7 +86,7 @@ Deno.test("C8: --help lists every visible command and exits 0", async () => {
   }
 });
 
-Deno.test("C8: <command> --help exits 0 for every command of the table", async () => {
+Deno.test("tma C8: <command> --help exits 0 for every command of the table", async () => {
   for (const command of COMMANDS) {
     const run = await tma([command.name, "--help"]);
     assertEquals(run.code, 0, `tma ${command.name} --help: ${run.stderr}`);
@@ -108,7 +108,7 @@ Deno.test("an unknown command exits 2 and names it", async () => {
   assertStringIncludes(oneLine(run), "frobnicate");
 });
 
-Deno.test("C4: --socket-name with --socket-path is a usage error (exit 2)", async () => {
+Deno.test("tma C4: --socket-name with --socket-path is a usage error (exit 2)", async () => {
   const run = await tma(["--socket-name", "a", "--socket-path", "/tmp/b", "ls"]);
   assertEquals(run.code, 2);
   const line = oneLine(run);
@@ -116,7 +116,7 @@ Deno.test("C4: --socket-name with --socket-path is a usage error (exit 2)", asyn
   assertStringIncludes(line, "--socket-path");
 });
 
-Deno.test("C10: a missing tmux binary is one clear line and exit 10", async () => {
+Deno.test("tma C10: a missing tmux binary is one clear line and exit 10", async () => {
   const run = await tma(["--no-config", "ls"], { TMA_TMUX_BIN: "/nonexistent/tmux" });
   assertEquals(run.code, 10, run.stderr);
   assertStringIncludes(oneLine(run), "/nonexistent/tmux");
@@ -124,7 +124,7 @@ Deno.test("C10: a missing tmux binary is one clear line and exit 10", async () =
 });
 
 Deno.test({
-  name: "C3: no server on the socket is one line and exit 11",
+  name: "tma C3: no server on the socket is one line and exit 11",
   ignore: !HAS_TMUX,
   fn: async () => {
     // A fresh name no server listens on; nothing is started, and the kill
@@ -145,7 +145,7 @@ Deno.test({
   },
 });
 
-Deno.test("C5: a malformed config is one line naming the file and the key, exit 1", async () => {
+Deno.test("tma C5: a malformed config is one line naming the file and the key, exit 1", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tma-cli-config-" });
   try {
     const file = `${dir}/config.toml`;

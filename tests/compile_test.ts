@@ -22,7 +22,7 @@ if (NO_RUNTIME) {
 }
 
 Deno.test({
-  name: "U45: the compiled binary prints tma <version>",
+  name: "dist/tma U45: the compiled binary prints tma <version>",
   ignore: NO_RUNTIME,
   fn: async () => {
     try {

@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "./harness/assert.ts";
 import { ENGINE_VERSION } from "../src/core/version.ts";
-import { documentedPermissions } from "../scripts/bundle.ts";
+import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -50,7 +50,16 @@ Deno.test("deno.json exports ./mod.ts, the one entrypoint", () => {
   assertEquals(DENO_JSON.exports, "./mod.ts");
 });
 
-Deno.test("U45: no deno.json task grants every permission", () => {
+Deno.test("deno.json's check task type-checks the doc examples of src/ too", () => {
+  const task = DENO_JSON.tasks?.check;
+  assert(typeof task === "string", "deno.json has no tasks.check");
+  assert(
+    /deno check (--doc|--doc-only)\b[^&]*\bsrc\//.test(task),
+    `tasks.check must run deno check --doc(-only) over src/ so examples compile: ${task}`,
+  );
+});
+
+Deno.test("deno.json U45: no deno.json task grants every permission", () => {
   const tasks = Object.entries(DENO_JSON.tasks ?? {});
   assert(tasks.length > 0, "deno.json has no tasks");
   for (const [name, task] of tasks) {
@@ -59,16 +68,50 @@ Deno.test("U45: no deno.json task grants every permission", () => {
   }
 });
 
-Deno.test("U45: tma's documented permissions are fine-grained", async () => {
-  const flags = await documentedPermissions();
-  for (const flag of flags) {
-    assert(!ALLOW_ALL.test(flag), `deno.json tasks.tma grants all permissions: ${flag}`);
+Deno.test("deno.json U45: tma's permissions are fine-grained", () => {
+  for (const flag of RUN_PERMISSIONS) {
+    assert(!ALLOW_ALL.test(flag), `src/core/permissions.ts grants all permissions: ${flag}`);
   }
-  const net = flags.find((flag) => flag.startsWith("--allow-net"));
-  assert(!net || net.startsWith("--allow-net="), "deno.json tasks.tma: --allow-net needs hosts");
+  const net = RUN_PERMISSIONS.find((flag) => flag.startsWith("--allow-net"));
+  assert(
+    !net || net.startsWith("--allow-net="),
+    "src/core/permissions.ts: --allow-net needs hosts",
+  );
 });
 
-Deno.test("U45: no document tells a user to run deno with -A or --allow-all", async () => {
+/** The `--allow-*` words of a command line or a block of text, in order. */
+function allowFlags(text: string): string[] {
+  return text.split(/\s+/).filter((word) => word.startsWith("--allow-"));
+}
+
+Deno.test("deno.json U45: deno.json's tma task runs with exactly RUN_PERMISSIONS", () => {
+  const task = DENO_JSON.tasks?.tma;
+  assert(typeof task === "string", "deno.json has no tasks.tma");
+  assertEquals(
+    allowFlags(task),
+    [...RUN_PERMISSIONS],
+    "deno.json tasks.tma differs from src/core/permissions.ts: make them agree",
+  );
+});
+
+Deno.test("deno.json U45: the README installs and documents exactly RUN_PERMISSIONS", async () => {
+  const readme = await Deno.readTextFile(new URL("README.md", ROOT));
+  const install = /```sh\n(deno install --global[^`]*)```/.exec(readme)?.[1];
+  assert(install, "README.md has no ```sh block with deno install --global");
+  assertEquals(
+    allowFlags(install),
+    [...RUN_PERMISSIONS],
+    "README.md's deno install differs from src/core/permissions.ts",
+  );
+  const table = [...readme.matchAll(/^\| `(--allow-[^`]+)` +\|/gm)].map((m) => m[1]);
+  assertEquals(
+    [...table].sort(),
+    [...RUN_PERMISSIONS].sort(),
+    "README.md's permission table differs from src/core/permissions.ts",
+  );
+});
+
+Deno.test("deno.json U45: no document tells a user to run deno with -A or --allow-all", async () => {
   const problems: string[] = [];
   for (const doc of await docs()) {
     const lines = (await Deno.readTextFile(doc)).split("\n");

@@ -5,24 +5,7 @@
  * @module
  */
 import { assertEquals } from "./harness/assert.ts";
-import { denoEnv } from "./fixtures_payloads/mod.ts";
-import {
-  HAS_TMUX,
-  runTma as runTmaRaw,
-  type ScratchTmux,
-  withScratchTmux,
-} from "./harness/tmux.ts";
-
-/** `runTma` on this process's module cache (see `denoEnv`). */
-function runTma(
-  scratch: ScratchTmux,
-  args: string[],
-  options: { stdin?: string; env?: Record<string, string> } = {},
-): ReturnType<typeof runTmaRaw> {
-  return runTmaRaw(scratch, args, { ...options, env: { ...denoEnv(), ...options.env } });
-}
-
-const ignore = !HAS_TMUX;
+import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
 
 async function flag(scratch: ScratchTmux, ...panes: string[]): Promise<void> {
   for (const pane of panes) {
@@ -57,75 +40,62 @@ async function twoPanes(
   return { left, right, window };
 }
 
-Deno.test({
-  name: "C102: with no hook kind only the arrival pane is cleared",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      const { left, right } = await twoPanes(scratch);
-      await flag(scratch, left, right);
-      await clear(scratch, right);
-      assertEquals(await flagged(scratch, left, right), [true, false]);
-    }),
+tmuxTest(
+  "tma clear-attention C102: with no hook kind only the arrival pane is cleared",
+  async (scratch) => {
+    const { left, right } = await twoPanes(scratch);
+    await flag(scratch, left, right);
+    await clear(scratch, right);
+    assertEquals(await flagged(scratch, left, right), [true, false]);
+  },
+);
+
+tmuxTest(
+  "tma clear-attention D57: after-select-pane clears the arrival and the pane just left",
+  async (scratch) => {
+    const { left, right } = await twoPanes(scratch);
+    const elsewhere = await scratch.newWindow(["sleep", "3600"]);
+    await flag(scratch, left, right, elsewhere);
+    await clear(scratch, right, "after-select-pane");
+    assertEquals(await flagged(scratch, left, right, elsewhere), [false, false, true]);
+  },
+);
+
+tmuxTest(
+  "tma clear-attention D57: session-window-changed clears the arrival and the last window's active pane",
+  async (scratch) => {
+    const { left, right, window } = await twoPanes(scratch);
+    const arrival = await scratch.newWindow(["sleep", "3600"]);
+    await scratch.tmux("select-window", "-t", window);
+    const arrivalWindow =
+      (await scratch.tmux("display-message", "-p", "-t", arrival, "#{window_id}")).trim();
+    await scratch.tmux("select-window", "-t", arrivalWindow);
+    await flag(scratch, left, right, arrival);
+    await clear(scratch, arrival, "session-window-changed");
+    // `right` was the active pane of the window just left; `left` was not looked at.
+    assertEquals(await flagged(scratch, left, right, arrival), [true, false, false]);
+  },
+);
+
+tmuxTest("tma clear-attention D57: a session switch clears nothing", async (scratch) => {
+  const { left, right } = await twoPanes(scratch);
+  await flag(scratch, left, right);
+  await clear(scratch, right, "client-session-changed");
+  assertEquals(await flagged(scratch, left, right), [true, true]);
 });
 
-Deno.test({
-  name: "D57: after-select-pane clears the arrival and the pane just left",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      const { left, right } = await twoPanes(scratch);
-      const elsewhere = await scratch.newWindow(["sleep", "3600"]);
-      await flag(scratch, left, right, elsewhere);
-      await clear(scratch, right, "after-select-pane");
-      assertEquals(await flagged(scratch, left, right, elsewhere), [false, false, true]);
-    }),
-});
-
-Deno.test({
-  name: "D57: session-window-changed clears the arrival and the last window's active pane",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      const { left, right, window } = await twoPanes(scratch);
-      const arrival = await scratch.newWindow(["sleep", "3600"]);
-      await scratch.tmux("select-window", "-t", window);
-      const arrivalWindow =
-        (await scratch.tmux("display-message", "-p", "-t", arrival, "#{window_id}")).trim();
-      await scratch.tmux("select-window", "-t", arrivalWindow);
-      await flag(scratch, left, right, arrival);
-      await clear(scratch, arrival, "session-window-changed");
-      // `right` was the active pane of the window just left; `left` was not looked at.
-      assertEquals(await flagged(scratch, left, right, arrival), [true, false, false]);
-    }),
-});
-
-Deno.test({
-  name: "D57: a session switch clears nothing",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      const { left, right } = await twoPanes(scratch);
-      await flag(scratch, left, right);
-      await clear(scratch, right, "client-session-changed");
-      assertEquals(await flagged(scratch, left, right), [true, true]);
-    }),
-});
-
-Deno.test({
-  name: "C102: an unknown pane or a missing server is a silent exit 0",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      await clear(scratch, "%999", "after-select-pane");
-      const out = await runTma(scratch, [
-        "--socket-name",
-        `${scratch.socketName}-absent`,
-        "clear-attention",
-        "%1",
-      ]);
-      assertEquals([out.code, out.stdout, out.stderr], [0, "", ""]);
-      const none = await runTma(scratch, ["clear-attention"]);
-      assertEquals([none.code, none.stdout, none.stderr], [0, "", ""]);
-    }),
-});
+tmuxTest(
+  "tma clear-attention C102: an unknown pane or a missing server is a silent exit 0",
+  async (scratch) => {
+    await clear(scratch, "%999", "after-select-pane");
+    const out = await runTma(scratch, [
+      "--socket-name",
+      `${scratch.socketName}-absent`,
+      "clear-attention",
+      "%1",
+    ]);
+    assertEquals([out.code, out.stdout, out.stderr], [0, "", ""]);
+    const none = await runTma(scratch, ["clear-attention"]);
+    assertEquals([none.code, none.stdout, none.stderr], [0, "", ""]);
+  },
+);

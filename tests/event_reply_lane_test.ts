@@ -6,7 +6,7 @@
  * @module
  */
 import { assert, assertEquals } from "./harness/assert.ts";
-import { HAS_TMUX, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
+import { type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
 import {
   agentOptions,
   type Fired,
@@ -15,16 +15,14 @@ import {
   quietPane,
   tmaScript,
   writeConfig,
-} from "./fixtures_payloads/mod.ts";
+} from "./harness/hook.ts";
 import {
   offerVerdict,
   readLane,
   takeVerdict,
   type Verdict,
   withdrawVerdict,
-} from "../src/runtime/reply_lane.ts";
-
-const ignore = !HAS_TMUX;
+} from "../src/runtime/hook/reply_lane.ts";
 
 const ALLOW =
   '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}';
@@ -70,211 +68,187 @@ async function answered(
   return { fired: await hook, requestId, pane };
 }
 
-Deno.test({
-  name: "A25: an approve handed to the held hook comes back as Claude's allow object",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      const { fired, requestId, pane } = await answered(scratch, "allow");
-      assertEquals([fired.code, fired.stderr], [0, ""]);
-      assertEquals(fired.stdout.trim(), ALLOW);
-      const lane = await readLane(scratch.server, pane);
-      // The hook acknowledged the verdict, took it, and cleared its id.
-      assertEquals(lane, { state: "blocked", requestId: "", verdict: "", ack: requestId });
-    }),
+tmuxTest(
+  "reply lane A25: an approve handed to the held hook comes back as Claude's allow object",
+  async (scratch) => {
+    const { fired, requestId, pane } = await answered(scratch, "allow");
+    assertEquals([fired.code, fired.stderr], [0, ""]);
+    assertEquals(fired.stdout.trim(), ALLOW);
+    const lane = await readLane(scratch.server, pane);
+    // The hook acknowledged the verdict, took it, and cleared its id.
+    assertEquals(lane, { state: "blocked", requestId: "", verdict: "", ack: requestId });
+  },
+);
+
+tmuxTest(
+  "reply lane A25: a deny comes back as Claude's deny object with a message",
+  async (scratch) => {
+    const { fired } = await answered(scratch, "deny");
+    const decision = JSON.parse(fired.stdout).hookSpecificOutput;
+    assertEquals(decision.hookEventName, "PermissionRequest");
+    assertEquals(decision.decision.behavior, "deny");
+    assert(typeof decision.decision.message === "string" && decision.decision.message !== "");
+  },
+);
+
+tmuxTest(
+  "reply lane G30: with claude_reply_lane = false the hook mints nothing and prints nothing",
+  async (scratch) => {
+    await writeConfig(scratch, "[hooks]\nclaude_reply_lane = false\nhold_ms = 60000\n");
+    const pane = await quietPane(scratch);
+    const fired = await fireHook(scratch, {
+      agent: "claude",
+      event: "PermissionRequest",
+      pane,
+      stdin: payload("claude", "PermissionRequest"),
+    });
+    assertEquals([fired.code, fired.stdout, fired.stderr], [0, "", ""]);
+    const options = await agentOptions(scratch, pane);
+    assertEquals([options["@agent_state"], options["@agent_permission_request"]], [
+      "blocked",
+      undefined,
+    ]);
+  },
+);
+
+tmuxTest(
+  "reply lane G31: a hold that expires prints nothing and clears its id",
+  async (scratch) => {
+    await writeConfig(scratch, "[hooks]\nhold_ms = 200\n");
+    const pane = await quietPane(scratch);
+    const fired = await fireHook(scratch, {
+      agent: "claude",
+      event: "PermissionRequest",
+      pane,
+      stdin: payload("claude", "PermissionRequest"),
+    });
+    assertEquals([fired.code, fired.stdout, fired.stderr], [0, "", ""]);
+    const options = await agentOptions(scratch, pane);
+    assertEquals([options["@agent_state"], options["@agent_permission_request"]], [
+      "blocked",
+      undefined,
+    ]);
+  },
+);
+
+tmuxTest(
+  "reply lane A25: the hold ends early, silently, when the pane leaves blocked",
+  async (scratch) => {
+    await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
+    const { pane, hook, requestId } = await holding(scratch);
+    // The user answered at the keyboard: the tool ran.
+    await fireHook(scratch, {
+      agent: "claude",
+      event: "PostToolUse",
+      pane,
+      stdin: payload("claude", "PostToolUse"),
+    });
+    const fired = await hook;
+    assertEquals([fired.code, fired.stdout, fired.stderr], [0, "", ""]);
+    assertEquals(
+      await offerVerdict(scratch.server, { pane, requestId, verdict: "allow" }),
+      false,
+    );
+  },
+);
+
+tmuxTest("reply lane A25: the hold ends early when its id is replaced", async (scratch) => {
+  await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
+  const { pane, hook } = await holding(scratch);
+  await scratch.tmux("set-option", "-p", "-t", pane, "@agent_permission_request", "tma_other");
+  const fired = await hook;
+  assertEquals(fired.stdout, "");
+  // Its clearing is guarded on its own id: the newer id stays.
+  assertEquals((await readLane(scratch.server, pane))?.requestId, "tma_other");
 });
 
-Deno.test({
-  name: "A25: a deny comes back as Claude's deny object with a message",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      const { fired } = await answered(scratch, "deny");
-      const decision = JSON.parse(fired.stdout).hookSpecificOutput;
-      assertEquals(decision.hookEventName, "PermissionRequest");
-      assertEquals(decision.decision.behavior, "deny");
-      assert(typeof decision.decision.message === "string" && decision.decision.message !== "");
-    }),
+tmuxTest("reply lane A26: offer, take and withdraw are exclusive", async (scratch) => {
+  const pane = await quietPane(scratch);
+  const server = scratch.server;
+  const target = { pane, requestId: "tma_0123456789abcdef", verdict: "allow" as const };
+  // No hold on the pane: nothing to offer to.
+  assertEquals(await offerVerdict(server, target), false);
+  await scratch.tmux(
+    "set-option",
+    "-p",
+    "-t",
+    pane,
+    "@agent_permission_request",
+    target.requestId,
+  );
+  assertEquals(
+    await offerVerdict(server, { ...target, requestId: "tma_ffffffffffffffff" }),
+    false,
+  );
+  assertEquals(await offerVerdict(server, target), true);
+  // A take of another verdict, or for another id, does not commit.
+  assertEquals(await takeVerdict(server, { ...target, verdict: "deny" }), false);
+  assertEquals(await withdrawVerdict(server, target), true);
+  assertEquals(await takeVerdict(server, target), false);
+  assertEquals(await offerVerdict(server, target), true);
+  assertEquals(await takeVerdict(server, target), true);
+  assertEquals(await withdrawVerdict(server, target), false);
+  assertEquals(await takeVerdict(server, target), false);
+  assertEquals((await readLane(server, pane))?.ack, target.requestId);
 });
 
-Deno.test({
-  name: "G30: with claude_reply_lane = false the hook mints nothing and prints nothing",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      await writeConfig(scratch, "[hooks]\nclaude_reply_lane = false\nhold_ms = 60000\n");
-      const pane = await quietPane(scratch);
-      const fired = await fireHook(scratch, {
-        agent: "claude",
-        event: "PermissionRequest",
+tmuxTest(
+  "reply lane A26: the broker's hand-off (src/actions/hook_lane.ts) is answered by the held hook",
+  async (scratch) => {
+    const { handVerdict } = await import("../src/actions/hook_lane.ts");
+    await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
+    const { pane, hook, requestId } = await holding(scratch);
+    const end = await handVerdict(scratch.server, {
+      pane,
+      requestId,
+      verdict: "allow",
+      handoffMs: 5000,
+    });
+    assertEquals(end, "taken");
+    assertEquals((await hook).stdout.trim(), ALLOW);
+  },
+);
+
+tmuxTest(
+  "reply lane A25: a hold killed by its agent clears its id and exits 0",
+  async (scratch) => {
+    await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
+    const pane = await quietPane(scratch);
+    const bin = await tmaScript(scratch);
+    const child = new Deno.Command(bin, {
+      args: [
+        "--socket-name",
+        scratch.socketName,
+        "event",
+        "--agent",
+        "claude",
+        "--kind",
+        "PermissionRequest",
+        "--pane",
         pane,
-        stdin: payload("claude", "PermissionRequest"),
-      });
-      assertEquals([fired.code, fired.stdout, fired.stderr], [0, "", ""]);
-      const options = await agentOptions(scratch, pane);
-      assertEquals([options["@agent_state"], options["@agent_permission_request"]], [
-        "blocked",
-        undefined,
-      ]);
-    }),
-});
-
-Deno.test({
-  name: "G31: a hold that expires prints nothing and clears its id",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      await writeConfig(scratch, "[hooks]\nhold_ms = 200\n");
-      const pane = await quietPane(scratch);
-      const fired = await fireHook(scratch, {
-        agent: "claude",
-        event: "PermissionRequest",
-        pane,
-        stdin: payload("claude", "PermissionRequest"),
-      });
-      assertEquals([fired.code, fired.stdout, fired.stderr], [0, "", ""]);
-      const options = await agentOptions(scratch, pane);
-      assertEquals([options["@agent_state"], options["@agent_permission_request"]], [
-        "blocked",
-        undefined,
-      ]);
-    }),
-});
-
-Deno.test({
-  name: "A25: the hold ends early, silently, when the pane leaves blocked",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
-      const { pane, hook, requestId } = await holding(scratch);
-      // The user answered at the keyboard: the tool ran.
-      await fireHook(scratch, {
-        agent: "claude",
-        event: "PostToolUse",
-        pane,
-        stdin: payload("claude", "PostToolUse"),
-      });
-      const fired = await hook;
-      assertEquals([fired.code, fired.stdout, fired.stderr], [0, "", ""]);
-      assertEquals(
-        await offerVerdict(scratch.server, { pane, requestId, verdict: "allow" }),
-        false,
-      );
-    }),
-});
-
-Deno.test({
-  name: "A25: the hold ends early when its id is replaced",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
-      const { pane, hook } = await holding(scratch);
-      await scratch.tmux("set-option", "-p", "-t", pane, "@agent_permission_request", "tma_other");
-      const fired = await hook;
-      assertEquals(fired.stdout, "");
-      // Its clearing is guarded on its own id: the newer id stays.
-      assertEquals((await readLane(scratch.server, pane))?.requestId, "tma_other");
-    }),
-});
-
-Deno.test({
-  name: "A26: offer, take and withdraw are exclusive",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      const pane = await quietPane(scratch);
-      const server = scratch.server;
-      const target = { pane, requestId: "tma_0123456789abcdef", verdict: "allow" as const };
-      // No hold on the pane: nothing to offer to.
-      assertEquals(await offerVerdict(server, target), false);
-      await scratch.tmux(
-        "set-option",
-        "-p",
-        "-t",
-        pane,
-        "@agent_permission_request",
-        target.requestId,
-      );
-      assertEquals(
-        await offerVerdict(server, { ...target, requestId: "tma_ffffffffffffffff" }),
-        false,
-      );
-      assertEquals(await offerVerdict(server, target), true);
-      // A take of another verdict, or for another id, does not commit.
-      assertEquals(await takeVerdict(server, { ...target, verdict: "deny" }), false);
-      assertEquals(await withdrawVerdict(server, target), true);
-      assertEquals(await takeVerdict(server, target), false);
-      assertEquals(await offerVerdict(server, target), true);
-      assertEquals(await takeVerdict(server, target), true);
-      assertEquals(await withdrawVerdict(server, target), false);
-      assertEquals(await takeVerdict(server, target), false);
-      assertEquals((await readLane(server, pane))?.ack, target.requestId);
-    }),
-});
-
-Deno.test({
-  name: "A26: the broker's hand-off (src/actions/hook_lane.ts) is answered by the held hook",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      const { handVerdict } = await import("../src/actions/hook_lane.ts");
-      await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
-      const { pane, hook, requestId } = await holding(scratch);
-      const end = await handVerdict(scratch.server, {
-        pane,
-        requestId,
-        verdict: "allow",
-        handoffMs: 5000,
-      });
-      assertEquals(end, "taken");
-      assertEquals((await hook).stdout.trim(), ALLOW);
-    }),
-});
-
-Deno.test({
-  name: "A25: a hold killed by its agent clears its id and exits 0",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (scratch) => {
-      await writeConfig(scratch, "[hooks]\nhold_ms = 60000\n");
-      const pane = await quietPane(scratch);
-      const bin = await tmaScript(scratch);
-      const child = new Deno.Command(bin, {
-        args: [
-          "--socket-name",
-          scratch.socketName,
-          "event",
-          "--agent",
-          "claude",
-          "--kind",
-          "PermissionRequest",
-          "--pane",
-          pane,
-          "--payload",
-          "-",
-        ],
-        env: scratch.env(),
-        clearEnv: true,
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(payload("claude", "PermissionRequest")));
-      await writer.close();
-      await scratch.waitFor(
-        async () => ((await readLane(scratch.server, pane))?.requestId ?? "") !== "",
-        15_000,
-      );
-      child.kill("SIGTERM");
-      const out = await child.output();
-      assertEquals([
-        out.code,
-        new TextDecoder().decode(out.stdout),
-        new TextDecoder().decode(out.stderr),
-      ], [0, "", ""]);
-      assertEquals((await readLane(scratch.server, pane))?.requestId, "");
-    }),
-});
+        "--payload",
+        "-",
+      ],
+      env: scratch.env(),
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(payload("claude", "PermissionRequest")));
+    await writer.close();
+    await scratch.waitFor(
+      async () => ((await readLane(scratch.server, pane))?.requestId ?? "") !== "",
+      15_000,
+    );
+    child.kill("SIGTERM");
+    const out = await child.output();
+    assertEquals([
+      out.code,
+      new TextDecoder().decode(out.stdout),
+      new TextDecoder().decode(out.stderr),
+    ], [0, "", ""]);
+    assertEquals((await readLane(scratch.server, pane))?.requestId, "");
+  },
+);

@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals } from "./harness/assert.ts";
 import { HAS_TMUX, withScratchTmux } from "./harness/tmux.ts";
-import { documentedPermissions } from "../scripts/bundle.ts";
+import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { ENGINE_VERSION } from "../src/core/version.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -49,7 +49,7 @@ async function runFromUrl(
       "--quiet",
       "--no-config",
       `--allow-import=${host}`,
-      ...(await documentedPermissions()),
+      ...RUN_PERMISSIONS,
       `${base}/mod.ts`,
       ...args,
     ],

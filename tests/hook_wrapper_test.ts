@@ -7,13 +7,8 @@
  * @module
  */
 import { assertEquals } from "./harness/assert.ts";
-import { WRAPPER } from "./fixtures_payloads/mod.ts";
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { WRAPPER } from "./harness/hook.ts";
+import { type Ran, runProcess } from "./harness/process.ts";
 
 /** A scratch folder for one test, always removed. */
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
@@ -47,28 +42,19 @@ async function fakeTma(path: string, options: { stdout?: string } = {}): Promise
 async function run(
   wrapper: string,
   options: { args: string[]; env: Record<string, string>; stdin?: string },
-): Promise<Run> {
-  const child = new Deno.Command(wrapper, {
+): Promise<Ran> {
+  return await runProcess(wrapper, {
     args: options.args,
     env: { PATH: "/usr/bin:/bin", ...options.env },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(options.stdin ?? ""));
-  await writer.close();
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+    stdin: options.stdin ?? "",
+  });
 }
 
 async function readLog(path: string): Promise<string> {
   return await Deno.readTextFile(path).catch(() => "");
 }
 
-Deno.test("C104: the payload on stdin reaches tma event with the pane; output is discarded", async () => {
+Deno.test("tma-hook C104: the payload on stdin reaches tma event with the pane; output is discarded", async () => {
   await withDir(async (dir) => {
     const log = `${dir}/log`;
     const bin = await fakeTma(`${dir}/bin/tma`);
@@ -86,7 +72,7 @@ Deno.test("C104: the payload on stdin reaches tma event with the pane; output is
   });
 });
 
-Deno.test("C104: a third argument (Codex notify) is handed over on stdin", async () => {
+Deno.test("tma-hook C104: a third argument (Codex notify) is handed over on stdin", async () => {
   await withDir(async (dir) => {
     const log = `${dir}/log`;
     const bin = await fakeTma(`${dir}/bin/tma`);
@@ -106,7 +92,7 @@ Deno.test("C104: a third argument (Codex notify) is handed over on stdin", async
   });
 });
 
-Deno.test("G34: TMA_HOOK_SOCKET pins the server by -L name", async () => {
+Deno.test("tma-hook G34: TMA_HOOK_SOCKET pins the server by -L name", async () => {
   await withDir(async (dir) => {
     const log = `${dir}/log`;
     const bin = await fakeTma(`${dir}/bin/tma`);
@@ -121,7 +107,7 @@ Deno.test("G34: TMA_HOOK_SOCKET pins the server by -L name", async () => {
   });
 });
 
-Deno.test("C104, A25: Claude's PermissionRequest stdout passes through unchanged; stderr never", async () => {
+Deno.test("tma-hook C104, A25: Claude's PermissionRequest stdout passes through unchanged; stderr never", async () => {
   await withDir(async (dir) => {
     const decision =
       '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}';
@@ -140,7 +126,7 @@ Deno.test("C104, A25: Claude's PermissionRequest stdout passes through unchanged
   });
 });
 
-Deno.test("C104: the binary is TMA_BIN, then a tma beside the wrapper, then tma on PATH", async () => {
+Deno.test("tma-hook C104: the binary is TMA_BIN, then a tma beside the wrapper, then tma on PATH", async () => {
   await withDir(async (dir) => {
     const log = `${dir}/log`;
     const wrapper = `${dir}/install/tma-hook`;
@@ -173,7 +159,7 @@ Deno.test("C104: the binary is TMA_BIN, then a tma beside the wrapper, then tma 
   });
 });
 
-Deno.test("C104, R10: no binary anywhere, or no arguments, is a silent exit 0", async () => {
+Deno.test("tma-hook C104, R10: no binary anywhere, or no arguments, is a silent exit 0", async () => {
   await withDir(async (dir) => {
     const wrapper = `${dir}/tma-hook`;
     await Deno.copyFile(WRAPPER, wrapper);
@@ -193,7 +179,7 @@ Deno.test("C104, R10: no binary anywhere, or no arguments, is a silent exit 0", 
   });
 });
 
-Deno.test("D47: an event time the bridge passes (TMA_EVENT_AT) is the evidence time; else date", async () => {
+Deno.test("tma-hook D47: an event time the bridge passes (TMA_EVENT_AT) is the evidence time; else date", async () => {
   await withDir(async (dir) => {
     const log = `${dir}/log`;
     const bin = `${dir}/bin/tma`;

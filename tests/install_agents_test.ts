@@ -7,10 +7,8 @@
  * @module
  */
 import { assert, assertEquals, assertStringIncludes } from "./harness/assert.ts";
-import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
-import { BUNDLED_HOOKS } from "../src/assets/bundled.ts";
-
-const ignore = !HAS_TMUX;
+import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
+import { BUNDLED_INTEGRATIONS } from "../src/assets/bundled.ts";
 
 /** A realistic user file, by path relative to HOME. */
 type Seeds = Record<string, string>;
@@ -75,7 +73,7 @@ async function roundTrip(scratch: ScratchTmux, c: AgentCase): Promise<void> {
   assertEquals(installed.code, 0, installed.stderr);
   if (c.caveat) assertStringIncludes(installed.stdout, c.caveat);
   const wrapper = `${home}/.local/bin/tma-hook`;
-  assertEquals(await read(wrapper), BUNDLED_HOOKS["tma-hook"]);
+  assertEquals(await read(wrapper), BUNDLED_INTEGRATIONS["tma-hook"]);
   assertEquals((await Deno.stat(wrapper)).mode! & 0o111, 0o111);
   for (const rel of c.creates) assert((await read(`${home}/${rel}`)) !== null, `${rel} written`);
   for (const [rel, text] of Object.entries(c.seeds)) {
@@ -128,11 +126,10 @@ async function roundTrip(scratch: ScratchTmux, c: AgentCase): Promise<void> {
 }
 
 function test(c: AgentCase): void {
-  Deno.test({
-    name: `C76-C78, I3, R19: install-hooks ${c.agent} round-trips a real user config`,
-    ignore,
-    fn: () => withScratchTmux((scratch) => roundTrip(scratch, c)),
-  });
+  tmuxTest(
+    `tma install-hooks C76-C78, I3, R19: install-hooks ${c.agent} round-trips a real user config`,
+    (scratch) => roundTrip(scratch, c),
+  );
 }
 
 /** Runs a shell command the way an agent runs a statusLine command. */

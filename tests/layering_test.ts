@@ -1,272 +1,170 @@
 /**
- * The layering rules of the source tree, read statically from the text of
- * every module (nothing is imported or run):
+ * The layer map of the source tree, held as a table and read statically from
+ * the text of every module (nothing is imported or run).
  *
- * - `src/core/` is pure: no `Deno.`, no clock, no timers, and no import (even
- *   transitive, even type-only) of `src/tmux/`, `src/runtime/`, `src/cli/`,
- *   `src/install/` or `src/actions/`.
- * - `src/tmux/` is the only code that spawns `tmux` or `ps`, and it imports
- *   nothing from the layers above it.
+ * - `LAYERS` has one row per folder of `src/` (and one for `mod.ts`): the
+ *   folders it may import, static, type-only and dynamic imports alike. A
+ *   folder without a row fails, and so does a module straight under `src/`.
+ *   A row may name its folder's `mod.ts` as its surface: other layers then
+ *   import the folder only through it.
+ * - `src/core/` and `src/ui_core/` are pure: no `Deno.`, no clock, no timers.
+ * - No import cycle anywhere in `src/` and `mod.ts`, whatever the import kind.
+ * - `src/tmux/` is the only code that spawns `tmux` or `ps`, and statically
+ *   loads no zod, TOML or JSONC; the status path loads none of them nor dax,
+ *   and the hook path no zod, dax or JSONC.
  * - `src/deps/` is the only place an external package is imported: elsewhere
- *   every specifier is relative (or a `node:` builtin), so no module needs an
- *   import map or a local deno.json.
+ *   every specifier is relative (or a `node:` builtin).
  *
- * Test files (`*_test.ts`) are held only to the last rule.
+ * Test files (`*_test.ts`) sit outside the table: they may reach any layer
+ * and `tests/harness/`, and are held only to the `src/deps/` rule and the
+ * cycle check. The checks take a graph, so the second half of this file
+ * proves on small hand-made graphs that every rule of the table can fail.
  * @module
  */
 import { assert, assertEquals } from "./harness/assert.ts";
+import {
+  edgesOf,
+  forbiddenChain,
+  type Graph,
+  graphOf,
+  importCycles,
+  lineOf,
+  loadGraph,
+  mask,
+  readImports,
+} from "./harness/source_graph.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
-/** One module's text with comments removed and string literals masked. */
-interface Masked {
-  /** The code, each string literal replaced by `"#N"` or a template by `` `#N` ``. */
-  code: string;
-  /** The literal values, by N (a template's expressions are shown as `${}`). */
-  strings: string[];
+/** One row of the layer map. */
+interface Layer {
+  /** What the folder holds, for the failure messages. */
+  role: string;
+  /** The other layers it may import (its own folder always). */
+  imports: readonly string[];
+  /** No `Deno.`, clock or timer: every time and every I/O is passed in. */
+  pure?: boolean;
+  /** The only modules outside the folder that may import it. */
+  importedOnlyBy?: readonly string[];
+  /** The one module of the folder that other layers import (its `mod.ts`), when it has one. */
+  surface?: string;
 }
-
-const REGEX_BEFORE = new Set("(,=:[!&|?{};+-*%<>~^".split(""));
-const REGEX_AFTER_WORDS = new Set([
-  "return",
-  "typeof",
-  "case",
-  "do",
-  "else",
-  "in",
-  "of",
-  "new",
-  "delete",
-  "void",
-  "throw",
-  "instanceof",
-  "yield",
-  "await",
-]);
 
 /**
- * Strips comments and masks string, template and regex literals, so a word
- * inside a comment, a JSDoc example or a string (an embedded hook file, say)
- * is never taken for code. Line breaks are kept, so offsets map to lines.
+ * The layer map: every folder of `src/` by name, and `mod.ts`. Rows for
+ * `ui_core`, `ui` and `daemon` hold before those folders exist, so the first
+ * file put there is already held to them. When you add a folder, add its row.
  */
-function mask(source: string): Masked {
-  const strings: string[] = [];
-  let i = 0;
-
-  function readQuoted(quote: string): string {
-    let value = "";
-    i++;
-    while (i < source.length && source[i] !== quote) {
-      if (source[i] === "\\") {
-        value += source.slice(i, i + 2);
-        i += 2;
-      } else {
-        value += source[i++];
-      }
-    }
-    i++;
-    return value;
-  }
-
-  function readTemplate(): { text: string; expressions: string } {
-    let text = "";
-    let expressions = "";
-    i++;
-    while (i < source.length && source[i] !== "`") {
-      if (source[i] === "\\") {
-        text += source.slice(i, i + 2);
-        i += 2;
-      } else if (source[i] === "$" && source[i + 1] === "{") {
-        i += 2;
-        expressions += `(${readCode("}")})`;
-        i++;
-        text += "${}";
-      } else {
-        text += source[i++];
-      }
-    }
-    i++;
-    return { text, expressions };
-  }
-
-  function readRegex(): void {
-    let inClass = false;
-    i++;
-    while (i < source.length) {
-      const c = source[i];
-      if (c === "\\") i += 2;
-      else if (c === "[") (inClass = true), i++;
-      else if (c === "]") (inClass = false), i++;
-      else if (c === "/" && !inClass) break;
-      else if (c === "\n") break;
-      else i++;
-    }
-    i++;
-    while (i < source.length && /[a-z]/i.test(source[i])) i++;
-  }
-
-  function regexAllowed(out: string): boolean {
-    const trimmed = out.trimEnd();
-    if (trimmed === "") return true;
-    if (REGEX_BEFORE.has(trimmed[trimmed.length - 1])) return true;
-    const word = /([A-Za-z_$][\w$]*)$/.exec(trimmed)?.[1];
-    return word !== undefined && REGEX_AFTER_WORDS.has(word);
-  }
-
-  /** Reads code until `stop` (a closing brace at depth zero) or the end. */
-  function readCode(stop?: string): string {
-    let out = "";
-    let depth = 0;
-    while (i < source.length) {
-      const c = source[i];
-      const next = source[i + 1];
-      if (stop && c === stop && depth === 0) return out;
-      if (c === "{") depth++;
-      if (c === "}") depth--;
-      if (c === "/" && next === "/") {
-        while (i < source.length && source[i] !== "\n") i++;
-      } else if (c === "/" && next === "*") {
-        const end = source.indexOf("*/", i + 2);
-        const stopAt = end < 0 ? source.length : end + 2;
-        out += source.slice(i, stopAt).replace(/[^\n]/g, "");
-        i = stopAt;
-      } else if (c === '"' || c === "'") {
-        strings.push(readQuoted(c));
-        out += `"#${strings.length - 1}"`;
-      } else if (c === "`") {
-        const { text, expressions } = readTemplate();
-        strings.push(text);
-        out += `\`#${strings.length - 1}\`${expressions}`;
-      } else if (c === "/" && regexAllowed(out)) {
-        readRegex();
-        out += "/R/";
-      } else {
-        out += c;
-        i++;
-      }
-    }
-    return out;
-  }
-
-  return { code: readCode(), strings };
-}
-
-/** A module of the tree, read and masked. */
-interface Module {
-  /** The path from the repository root, with `/`. */
-  path: string;
-  masked: Masked;
-  /** Every specifier it imports or re-exports, static or dynamic, with its line. */
-  imports: Import[];
-}
-
-/** One import or re-export of a module. */
-interface Import {
-  specifier: string;
-  kind: ImportKind;
-  line: number;
-}
-
-/** How a module is reached: loaded with its importer, erased at run time, or loaded on demand. */
-type ImportKind = "static" | "type" | "dynamic";
-
-const IMPORT_PATTERNS: [RegExp, ImportKind][] = [
-  // import type { X } from "..."; export type { X } from "..."
-  [/\b(?:import|export)\s+type\s+[\w\s{},*$]*?\bfrom\s*"#(\d+)"/g, "type"],
-  // import x from "..."; export * from "..."; export { x } from "..."
-  [/\b(?:import|export)\s+(?!type\s)[\w\s{},*$]*?\bfrom\s*"#(\d+)"/g, "static"],
-  // import "...";
-  [/\bimport\s*"#(\d+)"/g, "static"],
-  // import("...") and import(`...`)
-  [/\bimport\s*\(\s*["`]#(\d+)["`]/g, "dynamic"],
-];
-
-function lineOf(text: string, index: number): number {
-  return text.slice(0, index).split("\n").length;
-}
-
-function readImports(masked: Masked): Import[] {
-  const found: (Import & { index: number })[] = [];
-  for (const [pattern, kind] of IMPORT_PATTERNS) {
-    for (const match of masked.code.matchAll(pattern)) {
-      const specifier = masked.strings[Number(match[1])];
-      found.push({ specifier, kind, line: lineOf(masked.code, match.index), index: match.index });
-    }
-  }
-  return found.sort((a, b) => a.index - b.index).map(({ index: _, ...rest }) => rest);
-}
-
-async function* walk(folder: URL): AsyncGenerator<URL> {
-  for await (const entry of Deno.readDir(folder)) {
-    const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), folder);
-    if (entry.isDirectory) yield* walk(url);
-    else if (entry.isFile && entry.name.endsWith(".ts")) yield url;
-  }
-}
-
-function relative(url: URL): string {
-  return decodeURIComponent(url.pathname.slice(ROOT.pathname.length));
-}
-
-async function loadModules(folders: string[], files: string[]): Promise<Map<string, Module>> {
-  const urls: URL[] = files.map((file) => new URL(file, ROOT));
-  for (const folder of folders) {
-    const url = new URL(folder, ROOT);
-    if ((await Deno.stat(url).catch(() => null))?.isDirectory) {
-      for await (const file of walk(url)) urls.push(file);
-    }
-  }
-  const modules = new Map<string, Module>();
-  for (const url of urls) {
-    const masked = mask(await Deno.readTextFile(url));
-    modules.set(relative(url), { path: relative(url), masked, imports: readImports(masked) });
-  }
-  return modules;
-}
-
-/** The repository path a relative specifier names, or undefined for any other specifier. */
-function resolveLocal(from: string, specifier: string): string | undefined {
-  if (!specifier.startsWith("./") && !specifier.startsWith("../")) return undefined;
-  return relative(new URL(specifier, new URL(from, ROOT)));
-}
+const LAYERS: Readonly<Record<string, Layer>> = {
+  "mod.ts": { role: "the one entrypoint", imports: ["cli", "core"] },
+  deps: { role: "the only importer of external packages", imports: [] },
+  assets: { role: "data generated by deno task embed", imports: [] },
+  core: {
+    role: "pure logic: snapshot -> evidence -> fold -> verdict -> stamp",
+    imports: ["deps"],
+    pure: true,
+  },
+  ui_core: {
+    role: "the pure interaction logic of the picker and watch",
+    imports: ["core"],
+    pure: true,
+  },
+  tmux: { role: "the one choke point that spawns tmux and ps", imports: ["core", "deps"] },
+  runtime: {
+    role: "cycles, intakes and loaders over tmux and the file system",
+    imports: ["core", "tmux", "assets", "deps"],
+  },
+  actions: { role: "the action broker", imports: ["core", "tmux", "runtime", "deps"] },
+  install: {
+    role: "install-hooks: agents' config files and tmux's focus hooks",
+    imports: ["core", "tmux", "runtime", "assets", "deps"],
+    surface: "src/install/mod.ts",
+  },
+  ui: {
+    role: "the terminal layer of the picker and watch, reaching tmux only through runtime",
+    imports: ["ui_core", "core", "runtime", "deps"],
+  },
+  daemon: {
+    role: "the optional daemon, which only its command loads",
+    imports: ["core", "tmux", "runtime", "actions", "deps"],
+    importedOnlyBy: ["src/cli/commands/daemon.ts"],
+  },
+  cli: {
+    role: "the command line: flags, the command table and each command",
+    imports: ["core", "ui_core", "tmux", "runtime", "actions", "install", "ui", "daemon"],
+  },
+};
 
 const isTest = (path: string) => path.endsWith("_test.ts");
 
-const SOURCE = await loadModules(["src/"], ["mod.ts"]);
-const EVERYTHING = new Map([...SOURCE, ...await loadModules(["tests/", "scripts/"], [])]);
+/** The layer of a repository path: `mod.ts`, a folder of `src/`, `src` for a file straight in it. */
+function layerOf(path: string): string | undefined {
+  if (path === "mod.ts") return "mod.ts";
+  const parts = path.split("/");
+  if (parts[0] !== "src") return undefined;
+  return parts.length > 2 ? parts[1] : "src";
+}
 
 /**
- * The first chain of local imports from `start` that reaches a file under one
- * of `forbidden`, as a list of paths; undefined when there is none.
+ * Every import of a non-test module of `src/` or `mod.ts` that its row does
+ * not allow, and every such module without a row, as one line each.
  */
-function forbiddenChain(
-  start: string,
-  forbidden: readonly string[],
-  follow: (kind: ImportKind) => boolean = () => true,
-): string[] | undefined {
-  const seen = new Set([start]);
-  const queue: string[][] = [[start]];
-  while (queue.length > 0) {
-    const chain = queue.shift()!;
-    const module = SOURCE.get(chain[chain.length - 1]);
-    for (const { specifier, kind } of module?.imports ?? []) {
-      if (!follow(kind)) continue;
-      const target = resolveLocal(module!.path, specifier);
-      if (!target || seen.has(target)) continue;
-      seen.add(target);
-      if (forbidden.some((folder) => target.startsWith(folder))) return [...chain, target];
-      queue.push([...chain, target]);
+function layerProblems(graph: Graph, layers: Readonly<Record<string, Layer>>): string[] {
+  const problems: string[] = [];
+  const missing = new Set<string>();
+  for (const path of graph.keys()) {
+    const layer = layerOf(path);
+    if (layer === undefined || isTest(path)) continue;
+    if (layer === "src") {
+      problems.push(`${path} sits straight in src/: put it in the folder of its layer`);
+      continue;
+    }
+    const row = layers[layer];
+    if (!row) {
+      if (!missing.has(layer)) {
+        problems.push(
+          `src/${layer}/ has no row in LAYERS (tests/layering_test.ts): add its row, saying ` +
+            "which folders it may import",
+        );
+      }
+      missing.add(layer);
+      continue;
+    }
+    for (const edge of edgesOf(graph, path)) {
+      const target = layerOf(edge.to);
+      const where = `${path}:${edge.line} imports ${edge.to} (${edge.kind})`;
+      if (target === undefined) {
+        problems.push(`${where}: the program imports nothing outside src/`);
+        continue;
+      }
+      if (target === layer) continue;
+      if (!row.imports.includes(target)) {
+        const may = row.imports.length === 0
+          ? "nothing outside itself"
+          : `only ${row.imports.join(", ")}`;
+        problems.push(`${where}: ${layer} (${row.role}) may import ${may}`);
+      }
+      const only = layers[target]?.importedOnlyBy;
+      if (only && !only.includes(path)) {
+        problems.push(`${where}: only ${only.join(", ")} may import ${target}`);
+      }
+      const surface = layers[target]?.surface;
+      if (surface && edge.to !== surface) {
+        problems.push(`${where}: other layers import ${target} only through ${surface}`);
+      }
     }
   }
-  return undefined;
+  return problems;
 }
 
-function report(title: string, problems: string[]): void {
-  assert(problems.length === 0, `${title}:\n  ${problems.join("\n  ")}`);
+/** Every folder of `src/` on disk, by name. */
+async function srcFolders(): Promise<string[]> {
+  const folders: string[] = [];
+  for await (const entry of Deno.readDir(new URL("src/", ROOT))) {
+    if (entry.isDirectory) folders.push(entry.name);
+  }
+  return folders.sort();
 }
-
-const ABOVE_CORE = ["src/tmux/", "src/runtime/", "src/cli/", "src/install/", "src/actions/"];
-const ABOVE_TMUX = ["src/runtime/", "src/cli/", "src/install/", "src/actions/"];
 
 const IMPURE: [RegExp, string][] = [
   [/\bDeno\s*\./g, "Deno."],
@@ -274,63 +172,90 @@ const IMPURE: [RegExp, string][] = [
   [/\bnew\s+Date\s*\(/g, "new Date("],
   [/\bperformance\s*\.\s*now\b/g, "performance.now"],
   [/\bsetTimeout\b/g, "setTimeout"],
+  [/\bsetInterval\b/g, "setInterval"],
 ];
 
-Deno.test("the layering test reads imports, not comments or strings", () => {
-  const masked = mask([
-    '/** import { x } from "../tmux/exec.ts"; Deno.exit() */',
-    "// Date.now()",
-    'import { a } from "./a.ts";',
-    "import type {",
-    "  B,",
-    '} from "./b.ts";',
-    "export * from './c.ts';",
-    "const text = \"import { y } from 'npm:y'\";",
-    'const re = /"/g; const load = () => import(`./d.ts`);',
-    "const cmd = $`tmux ${args} x`;",
-    "const when = `${Date.now()}`;",
-  ].join("\n"));
-  const imports = readImports(masked).map((i) => `${i.line}:${i.specifier}`);
-  assert(
-    JSON.stringify(imports) === JSON.stringify(["3:./a.ts", "4:./b.ts", "7:./c.ts", "9:./d.ts"]),
-    `got ${JSON.stringify(imports)}`,
-  );
-  assert(!/Deno/.test(masked.code), masked.code);
-  assert(/\(Date\.now\(\)\)/.test(masked.code), "a template's expressions stay code");
-  assert(masked.strings.includes("tmux ${} x"), JSON.stringify(masked.strings));
-});
-
-Deno.test("src/core/ reads no clock, no timer and nothing of Deno", () => {
+/** Every use of Deno, the clock or a timer in a non-test module of a pure layer. */
+function purityProblems(graph: Graph, layers: Readonly<Record<string, Layer>>): string[] {
   const problems: string[] = [];
-  for (const module of SOURCE.values()) {
-    if (!module.path.startsWith("src/core/") || isTest(module.path)) continue;
+  for (const module of graph.values()) {
+    const layer = layerOf(module.path);
+    if (layer === undefined || !layers[layer]?.pure || isTest(module.path)) continue;
     for (const [pattern, name] of IMPURE) {
       for (const match of module.masked.code.matchAll(pattern)) {
         problems.push(`${module.path}:${lineOf(module.masked.code, match.index)} uses ${name}`);
       }
     }
   }
-  report("src/core/ must stay pure (every time and every I/O is passed in)", problems);
+  return problems;
+}
+
+/** Each cycle of the graph as one line. */
+function cycleProblems(graph: Graph): string[] {
+  return importCycles(graph).map((cycle) => cycle.join(" -> "));
+}
+
+/** The static chain from each of `starts` into one of `heavy`, as one line each. */
+function heavyChains(graph: Graph, starts: readonly string[], heavy: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const start of starts) {
+    // Type-only imports are erased and dynamic ones load on first use, so
+    // only static value imports count.
+    const chain = forbiddenChain(graph, start, {
+      forbidden: (path) => heavy.includes(path),
+      follow: (kind) => kind === "static",
+    });
+    if (chain) problems.push(`${chain.join(" -> ")} (load it with import() where it is needed)`);
+  }
+  return problems;
+}
+
+function report(title: string, problems: string[]): void {
+  assert(problems.length === 0, `${title}:\n  ${problems.join("\n  ")}`);
+}
+
+const SOURCE = await loadGraph(ROOT, { folders: ["src/"], files: ["mod.ts"] });
+const EVERYTHING = new Map([
+  ...SOURCE,
+  ...await loadGraph(ROOT, { folders: ["tests/", "scripts/"] }),
+]);
+
+const ZOD_TOML_JSONC = ["src/deps/zod.ts", "src/deps/toml.ts", "src/deps/jsonc.ts"];
+const HEAVY = [...ZOD_TOML_JSONC, "src/deps/dax.ts"];
+
+Deno.test("layers: every folder of src/ has a row in the layer map", async () => {
+  const missing = (await srcFolders()).filter((folder) => !LAYERS[folder]);
+  report(
+    "add a row to LAYERS in tests/layering_test.ts for each, saying which folders it may import",
+    missing.map((folder) => `src/${folder}/`),
+  );
 });
 
-Deno.test("src/core/ imports nothing of tmux, runtime, cli, install or actions, even transitively", () => {
-  const problems: string[] = [];
-  for (const module of SOURCE.values()) {
-    if (!module.path.startsWith("src/core/") || isTest(module.path)) continue;
-    const chain = forbiddenChain(module.path, ABOVE_CORE);
-    if (chain) problems.push(`${module.path} imports ${chain.at(-1)} (${chain.join(" -> ")})`);
-  }
-  report("src/core/ must not depend on the layers above it", problems);
+Deno.test("layers: every import of src/ and mod.ts is an edge the layer map allows", () => {
+  report("imports the layer map does not allow", layerProblems(SOURCE, LAYERS));
 });
 
-Deno.test("src/tmux/ imports nothing of runtime, cli, install or actions, even transitively", () => {
-  const problems: string[] = [];
-  for (const module of SOURCE.values()) {
-    if (!module.path.startsWith("src/tmux/") || isTest(module.path)) continue;
-    const chain = forbiddenChain(module.path, ABOVE_TMUX);
-    if (chain) problems.push(`${module.path} imports ${chain.at(-1)} (${chain.join(" -> ")})`);
-  }
-  report("src/tmux/ must not depend on the layers above it", problems);
+Deno.test("layers: src/core/ and src/ui_core/ read no clock, no timer and nothing of Deno", () => {
+  report(
+    "pure layers must stay pure (every time and every I/O is passed in)",
+    purityProblems(SOURCE, LAYERS),
+  );
+});
+
+Deno.test("layers: src/ and mod.ts hold no import cycle", () => {
+  report(
+    "import cycles (move what both sides need into a module of its own)",
+    cycleProblems(SOURCE),
+  );
+});
+
+Deno.test("layers: src/tmux/ loads no zod, TOML or JSONC at start-up", () => {
+  const tmux = [...SOURCE.keys()].filter((p) => p.startsWith("src/tmux/") && !isTest(p));
+  assert(tmux.length > 0, "src/tmux/ is empty");
+  report(
+    "the tmux choke point must stay free of schema libraries",
+    heavyChains(SOURCE, tmux, ZOD_TOML_JSONC),
+  );
 });
 
 /**
@@ -340,40 +265,38 @@ Deno.test("src/tmux/ imports nothing of runtime, cli, install or actions, even t
 const STATUS_PATH = [
   "mod.ts",
   "src/cli/commands/status.ts",
-  "src/runtime/config_load.ts",
-  "src/runtime/manifest_load.ts",
-  "src/runtime/snapshot_start.ts",
+  "src/runtime/config/load.ts",
+  "src/runtime/manifest/load.ts",
+  "src/runtime/cycle/snapshot_start.ts",
   "src/tmux/server.ts",
 ];
 
-Deno.test("D64: the status path loads no zod, TOML or dax at start-up", () => {
-  const heavy = ["src/deps/zod.ts", "src/deps/toml.ts", "src/deps/dax.ts", "src/deps/jsonc.ts"];
-  const problems: string[] = [];
+Deno.test("layers D64: the status path loads no zod, TOML or dax at start-up", () => {
   for (const start of STATUS_PATH) {
     assert(SOURCE.has(start), `${start} is gone: update STATUS_PATH`);
-    // Type-only imports are erased and dynamic ones load on first use, so
-    // only static value imports count.
-    const chain = forbiddenChain(start, heavy, (kind) => kind === "static");
-    if (chain) problems.push(`${chain.join(" -> ")} (load it with import() where it is needed)`);
   }
-  report("a status-line poll must not pay for schema or shell libraries", problems);
-});
-
-Deno.test("the layering test tells static, type-only and dynamic imports apart", () => {
-  const masked = mask(
-    'import type { A } from "./a.ts";\nimport { type B, c } from "./b.ts";\n' +
-      'export type { D } from "./d.ts";\nexport * from "./e.ts";\nconst f = await import("./f.ts");\n',
+  report(
+    "a status-line poll must not pay for schema or shell libraries",
+    heavyChains(SOURCE, STATUS_PATH, HEAVY),
   );
-  assertEquals(readImports(masked).map((i) => `${i.specifier}:${i.kind}`), [
-    "./a.ts:type",
-    "./b.ts:static",
-    "./d.ts:type",
-    "./e.ts:static",
-    "./f.ts:dynamic",
-  ]);
 });
 
-Deno.test("only src/tmux/ spawns tmux or ps", () => {
+/**
+ * What an agent's hook pays for at start-up: `tma event` (every agent event)
+ * and `tma clear-attention` (tmux's focus hooks). They read config.toml, so
+ * TOML is allowed; the `--kind context` path loads its zod parsers on demand.
+ */
+const HOOK_PATH = ["mod.ts", "src/cli/commands/event.ts", "src/cli/commands/clear_attention.ts"];
+
+Deno.test("layers: the hook path loads no zod, dax or JSONC at start-up", () => {
+  for (const start of HOOK_PATH) assert(SOURCE.has(start), `${start} is gone: update HOOK_PATH`);
+  report(
+    "a hook runs inside the agent's turn and must stay light",
+    heavyChains(SOURCE, HOOK_PATH, ["src/deps/zod.ts", "src/deps/dax.ts", "src/deps/jsonc.ts"]),
+  );
+});
+
+Deno.test("layers: only src/tmux/ spawns tmux or ps", () => {
   const spawns: RegExp[] = [
     /\bDeno\s*\.\s*Command\s*\(\s*["`]#(\d+)["`]/g,
     /\bspawnWithDeadline\s*\(\s*["`]#(\d+)["`]/g,
@@ -394,7 +317,7 @@ Deno.test("only src/tmux/ spawns tmux or ps", () => {
   report("tmux and ps are spawned only by src/tmux/ (the choke point)", problems);
 });
 
-Deno.test("external packages are imported only in src/deps/, by relative path everywhere else", () => {
+Deno.test("layers: external packages are imported only in src/deps/, by relative path elsewhere", () => {
   const problems: string[] = [];
   for (const module of EVERYTHING.values()) {
     if (module.path.startsWith("src/deps/")) continue;
@@ -410,16 +333,193 @@ Deno.test("external packages are imported only in src/deps/, by relative path ev
   );
 });
 
-Deno.test("every relative import of src/ names a file that exists", async () => {
+Deno.test("layers: every relative import of src/ names a file that exists", async () => {
   const problems: string[] = [];
-  for (const module of SOURCE.values()) {
-    for (const { specifier, line } of module.imports) {
-      const target = resolveLocal(module.path, specifier);
-      if (!target) continue;
-      if (!(await Deno.stat(new URL(target, ROOT)).catch(() => null))?.isFile) {
-        problems.push(`${module.path}:${line} imports ${specifier}, which does not exist`);
+  for (const path of SOURCE.keys()) {
+    for (const edge of edgesOf(SOURCE, path)) {
+      if (!(await Deno.stat(new URL(edge.to, ROOT)).catch(() => null))?.isFile) {
+        problems.push(`${path}:${edge.line} imports ${edge.to}, which does not exist`);
       }
     }
   }
   report("broken relative imports (a bundle or a compiled binary would fail on them)", problems);
+});
+
+// The checks themselves, on small hand-made graphs: each rule must be able
+// to fail, or it holds nothing.
+
+Deno.test("mask() reads imports, not comments or strings", () => {
+  const masked = mask([
+    '/** import { x } from "../tmux/exec.ts"; Deno.exit() */',
+    "// Date.now()",
+    'import { a } from "./a.ts";',
+    "import type {",
+    "  B,",
+    '} from "./b.ts";',
+    "export * from './c.ts';",
+    "const text = \"import { y } from 'npm:y'\";",
+    'const re = /"/g; const load = () => import(`./d.ts`);',
+    "const cmd = $`tmux ${args} x`;",
+    "const when = `${Date.now()}`;",
+  ].join("\n"));
+  const imports = readImports(masked).map((i) => `${i.line}:${i.specifier}`);
+  assertEquals(imports, ["3:./a.ts", "4:./b.ts", "7:./c.ts", "9:./d.ts"]);
+  assert(!/Deno/.test(masked.code), masked.code);
+  assert(/\(Date\.now\(\)\)/.test(masked.code), "a template's expressions stay code");
+  assert(masked.strings.includes("tmux ${} x"), JSON.stringify(masked.strings));
+});
+
+Deno.test("readImports() tells static, type-only and dynamic imports apart", () => {
+  const masked = mask(
+    'import type { A } from "./a.ts";\nimport { type B, c } from "./b.ts";\n' +
+      'export type { D } from "./d.ts";\nexport * from "./e.ts";\nconst f = await import("./f.ts");\n',
+  );
+  assertEquals(readImports(masked).map((i) => `${i.specifier}:${i.kind}`), [
+    "./a.ts:type",
+    "./b.ts:static",
+    "./d.ts:type",
+    "./e.ts:static",
+    "./f.ts:dynamic",
+  ]);
+});
+
+/** A module of `layer` and the relative specifier that reaches a module of `target` from it. */
+function planted(layer: string, target: string): { from: string; to: string; specifier: string } {
+  const from = layer === "mod.ts" ? "mod.ts" : `src/${layer}/planted.ts`;
+  // A folder with a surface is planted at it, so only the rule under test can fail.
+  const to = target === "mod.ts" ? "mod.ts" : LAYERS[target].surface ?? `src/${target}/target.ts`;
+  const specifier = layer === "mod.ts"
+    ? `./${to}`
+    : target === "mod.ts"
+    ? "../../mod.ts"
+    : `../${to.slice("src/".length)}`;
+  return { from, to, specifier };
+}
+
+Deno.test("layerProblems() fails every edge each row forbids, for every kind of import", () => {
+  const names = Object.keys(LAYERS);
+  for (const [layer, row] of Object.entries(LAYERS)) {
+    const forbidden = names.filter((name) => name !== layer && !row.imports.includes(name));
+    assert(forbidden.length > 0, `the row of ${layer} allows every layer: it holds nothing`);
+    for (const target of forbidden) {
+      for (
+        const statement of [
+          'import { x } from "#";',
+          'import type { X } from "#";',
+          'await import("#");',
+        ]
+      ) {
+        const { from, to, specifier } = planted(layer, target);
+        const graph = graphOf({ [from]: statement.replace("#", specifier), [to]: "" });
+        const problems = layerProblems(graph, LAYERS);
+        assert(
+          problems.some((p) => p.startsWith(`${from}:1 imports ${to}`) && p.includes(`${layer} (`)),
+          `${layer} -> ${target} (${statement}) was not caught: ${JSON.stringify(problems)}`,
+        );
+      }
+    }
+    for (const target of row.imports) {
+      const { from, to, specifier } = planted(layer, target);
+      const graph = graphOf({ [from]: `import "${specifier}";`, [to]: "" });
+      const problems = layerProblems(graph, LAYERS).filter((p) => !p.includes("only src/cli"));
+      assertEquals(problems, [], `${layer} -> ${target} is allowed`);
+    }
+  }
+});
+
+Deno.test("layerProblems() lets only the daemon command import src/daemon/", () => {
+  const graph = graphOf({
+    "src/daemon/serve.ts": 'import "../core/fold.ts";',
+    "src/core/fold.ts": "",
+    "src/cli/commands/daemon.ts": 'const { serve } = await import("../../daemon/serve.ts");',
+    "src/cli/commands/watch.ts": 'import type { Serve } from "../../daemon/serve.ts";',
+  });
+  assertEquals(layerProblems(graph, LAYERS), [
+    "src/cli/commands/watch.ts:1 imports src/daemon/serve.ts (type): only " +
+    "src/cli/commands/daemon.ts may import daemon",
+  ]);
+});
+
+Deno.test("layerProblems() makes a row's surface its folder's only door for other layers", () => {
+  const graph = graphOf({
+    "src/install/mod.ts": 'export { run } from "./run.ts";',
+    "src/install/run.ts": 'import "./files.ts";',
+    "src/install/files.ts": "",
+    "src/cli/commands/install_hooks.ts": 'import { run } from "../../install/mod.ts";',
+    "src/cli/commands/doctor.ts": 'import "../../install/files.ts";',
+  });
+  assertEquals(layerProblems(graph, LAYERS), [
+    "src/cli/commands/doctor.ts:1 imports src/install/files.ts (static): other layers import " +
+    "install only through src/install/mod.ts",
+  ]);
+});
+
+Deno.test("layerProblems() asks for the row of a new folder and refuses files straight in src/", () => {
+  const graph = graphOf({
+    "src/hosts/ssh.ts": 'import "../core/fold.ts";',
+    "src/hosts/fleet.ts": "",
+    "src/stray.ts": "",
+    "src/core/fold.ts": "",
+  });
+  assertEquals(layerProblems(graph, LAYERS), [
+    "src/hosts/ has no row in LAYERS (tests/layering_test.ts): add its row, saying which " +
+    "folders it may import",
+    "src/stray.ts sits straight in src/: put it in the folder of its layer",
+  ]);
+});
+
+Deno.test("layerProblems() refuses an import from src/ out of it, and leaves tests alone", () => {
+  const graph = graphOf({
+    "src/core/a.ts": 'import "../../tests/harness/assert.ts";',
+    "src/core/a_test.ts": 'import "../../tests/harness/assert.ts"; import "../tmux/exec.ts";',
+  });
+  assertEquals(layerProblems(graph, LAYERS), [
+    "src/core/a.ts:1 imports tests/harness/assert.ts (static): the program imports nothing " +
+    "outside src/",
+  ]);
+});
+
+Deno.test("purityProblems() catches Deno, the clock and timers in core and ui_core only", () => {
+  const graph = graphOf({
+    "src/core/a.ts": "// Deno.exit() in a comment is fine\nconst t = Date.now();",
+    "src/ui_core/b.ts": 'const s = "Deno.env";\nsetTimeout(() => {}, 1);',
+    "src/ui_core/b_test.ts": "Deno.test('x', () => {});",
+    "src/runtime/c.ts": "Deno.exit(0);",
+  });
+  assertEquals(purityProblems(graph, LAYERS), [
+    "src/core/a.ts:2 uses Date.now",
+    "src/ui_core/b.ts:2 uses setTimeout",
+  ]);
+});
+
+Deno.test("importCycles() finds a cycle through any kind of import, and none in a DAG", () => {
+  const cyclic = graphOf({
+    "src/cli/main.ts": 'import "./commands.ts";',
+    "src/cli/commands.ts": 'const load = () => import("./commands/version.ts");',
+    "src/cli/commands/version.ts": 'import type { X } from "../main.ts";',
+    "src/cli/self.ts": 'import "./self.ts";',
+  });
+  assertEquals(cycleProblems(cyclic), [
+    "src/cli/commands.ts -> src/cli/commands/version.ts -> src/cli/main.ts -> src/cli/commands.ts",
+    "src/cli/self.ts -> src/cli/self.ts",
+  ]);
+  const dag = graphOf({
+    "a.ts": 'import "./b.ts"; import "./c.ts";',
+    "b.ts": 'import "./c.ts";',
+    "c.ts": "",
+  });
+  assertEquals(cycleProblems(dag), []);
+});
+
+Deno.test("heavyChains() follows static imports only", () => {
+  const graph = graphOf({
+    "src/tmux/a.ts": 'import { B } from "../core/b.ts"; const d = () => import("../deps/dax.ts");',
+    "src/core/b.ts":
+      'import { z } from "../deps/zod.ts"; import type { T } from "../deps/toml.ts";',
+    "src/deps/zod.ts": "",
+  });
+  assertEquals(heavyChains(graph, ["src/tmux/a.ts"], HEAVY), [
+    "src/tmux/a.ts -> src/core/b.ts -> src/deps/zod.ts (load it with import() where it is needed)",
+  ]);
+  assertEquals(heavyChains(graph, ["src/tmux/a.ts"], ["src/deps/dax.ts", "src/deps/toml.ts"]), []);
 });

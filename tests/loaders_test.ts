@@ -4,9 +4,9 @@
  * bundled ones, and a broken user manifest skipped with one line.
  */
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "./harness/assert.ts";
-import { configPath, loadConfig } from "../src/runtime/config_load.ts";
+import { configPath, loadConfig } from "../src/runtime/config/load.ts";
 import { ConfigError } from "../src/core/config/parse.ts";
-import { bundledManifests, loadManifests } from "../src/runtime/manifest_load.ts";
+import { bundledManifests, loadManifests } from "../src/runtime/manifest/load.ts";
 import { defaultConfig } from "../src/core/config/schema.ts";
 import { parseActionManifest, parseAgentManifest } from "../src/core/manifest/parse.ts";
 import { BUNDLED_ACTIONS, BUNDLED_AGENTS } from "../src/assets/bundled.ts";
@@ -17,7 +17,7 @@ async function scratchHome(): Promise<{ home: string; env: (name: string) => str
   return { home, env: (name) => vars[name] };
 }
 
-Deno.test("G1: --config beats TMA_CONFIG beats XDG_CONFIG_HOME beats ~/.config", () => {
+Deno.test("loaders G1: --config beats TMA_CONFIG beats XDG_CONFIG_HOME beats ~/.config", () => {
   const env = (vars: Record<string, string>) => (name: string) => vars[name];
   assertEquals(configPath({ flag: "/a.toml", env: env({ TMA_CONFIG: "/b.toml" }) }), "/a.toml");
   assertEquals(configPath({ env: env({ TMA_CONFIG: "/b.toml", HOME: "/h" }) }), "/b.toml");
@@ -28,7 +28,7 @@ Deno.test("G1: --config beats TMA_CONFIG beats XDG_CONFIG_HOME beats ~/.config",
   assertEquals(configPath({ env: env({ HOME: "/h" }) }), "/h/.config/tma/config.toml");
 });
 
-Deno.test("G2: an absent config file means every default; a partial one keeps the rest", async () => {
+Deno.test("loaders G2: an absent config file means every default; a partial one keeps the rest", async () => {
   const { home, env } = await scratchHome();
   try {
     assertEquals(await loadConfig({ env }), defaultConfig());
@@ -44,7 +44,7 @@ Deno.test("G2: an absent config file means every default; a partial one keeps th
   }
 });
 
-Deno.test("G3: an unknown key or a wrong type fails loudly, naming the file and the key", async () => {
+Deno.test("loaders G3: an unknown key or a wrong type fails loudly, naming the file and the key", async () => {
   const { home, env } = await scratchHome();
   try {
     const path = `${home}/bad.toml`;
@@ -64,7 +64,7 @@ Deno.test("G3: an unknown key or a wrong type fails loudly, naming the file and 
   }
 });
 
-Deno.test("M1, M3: every bundled manifest and action parses", () => {
+Deno.test("loaders M1, M3: every bundled manifest and action parses", () => {
   const { agents, actions } = bundledManifests();
   assertEquals([...agents.keys()].sort(), [
     "claude",
@@ -80,7 +80,7 @@ Deno.test("M1, M3: every bundled manifest and action parses", () => {
   );
 });
 
-Deno.test("D64: the pre-validated bundled manifests equal a fresh TOML + zod parse of every file", () => {
+Deno.test("loaders D64: the pre-validated bundled manifests equal a fresh TOML + zod parse of every file", () => {
   const { agents, actions } = bundledManifests();
   for (const [stem, text] of Object.entries(BUNDLED_AGENTS)) {
     const path = `bundled:manifests/${stem}.toml`;
@@ -98,12 +98,12 @@ Deno.test("D64: the pre-validated bundled manifests equal a fresh TOML + zod par
   assert(firstRegex.re instanceof RegExp && firstRegex.re.test("permission_prompt"));
 });
 
-Deno.test("G2, D64: the config default read without a file is the schema's own default", async () => {
-  const { prevalidatedDefaultConfig } = await import("../src/runtime/config_load.ts");
+Deno.test("loaders G2, D64: the config default read without a file is the schema's own default", async () => {
+  const { prevalidatedDefaultConfig } = await import("../src/runtime/config/load.ts");
   assertEquals(prevalidatedDefaultConfig(), defaultConfig());
 });
 
-Deno.test("M2, M3: a user manifest shadows by stem; a broken one is skipped with one line", async () => {
+Deno.test("loaders M2, M3: a user manifest shadows by stem; a broken one is skipped with one line", async () => {
   const { home, env } = await scratchHome();
   try {
     const dir = `${home}/.config/tma/agents`;
@@ -135,7 +135,7 @@ Deno.test("M2, M3: a user manifest shadows by stem; a broken one is skipped with
   }
 });
 
-Deno.test("C2: --manifest-dir loads that directory's agents as a closed set", async () => {
+Deno.test("loaders C2: --manifest-dir loads that directory's agents as a closed set", async () => {
   const { home, env } = await scratchHome();
   try {
     await Deno.writeTextFile(
@@ -150,7 +150,7 @@ Deno.test("C2: --manifest-dir loads that directory's agents as a closed set", as
   }
 });
 
-Deno.test("D34, G28: [[agent]] disables an agent or adds process names", async () => {
+Deno.test("loaders D34, G28: [[agent]] disables an agent or adds process names", async () => {
   const { home, env } = await scratchHome();
   try {
     const config = defaultConfig();

@@ -4,7 +4,7 @@
  * No `slow` prompts here (they take ten seconds); their pacing is pure and tested on the steps.
  */
 
-import { assert, assertEquals, assertMatch } from "./e2e/assert.ts";
+import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
 import { startMockModel } from "./e2e/mock_model.ts";
 import { anthropicSteps, DEFAULT_PACING, geminiSteps, pieces } from "./e2e/mock_frames.ts";
 import {

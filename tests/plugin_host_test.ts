@@ -96,7 +96,8 @@ type OpencodeHooks = { event: Hook; "chat.message": Hook; "tool.execute.before":
 const options = { sanitizeOps: false, sanitizeResources: false };
 
 Deno.test({
-  name: "I42: the OpenCode plugin forwards the event bus as tma-hook opencode <token>",
+  name:
+    "integrations/ I42: the OpenCode plugin forwards the event bus as tma-hook opencode <token>",
   ...options,
   fn: async () => {
     const h = await host();
@@ -199,7 +200,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "I42: the OpenCode plugin is inert outside tmux and never throws into OpenCode",
+  name:
+    "integrations/ I42: the OpenCode plugin is inert outside tmux and never throws into OpenCode",
   ...options,
   fn: async () => {
     const h = await host();
@@ -233,7 +235,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "D47: the OpenCode plugin stamps each forwarded event with a strictly later TMA_EVENT_AT",
+  name:
+    "integrations/ D47: the OpenCode plugin stamps each forwarded event with a strictly later TMA_EVENT_AT",
   ...options,
   fn: async () => {
     const h = await host();
@@ -259,7 +262,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "X8: the OpenCode plugin relays tma's replies to its SDK client behind a secret endpoint",
+  name:
+    "integrations/ X8: the OpenCode plugin relays tma's replies to its SDK client behind a secret endpoint",
   ...options,
   fn: async () => {
     const h = await host();
@@ -328,7 +332,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "X8: without an SDK client able to relay, the plugin stamps OpenCode's own server URL",
+  name:
+    "integrations/ X8: without an SDK client able to relay, the plugin stamps OpenCode's own server URL",
   ...options,
   fn: async () => {
     const h = await host();
@@ -358,7 +363,7 @@ function piHost(): {
 
 Deno.test({
   name:
-    "I59, I60, I64: the pi extension forwards {session_id} per event and the context usage on agent_settled",
+    "integrations/ I59, I60, I64: the pi extension forwards {session_id} per event and the context usage on agent_settled",
   ...options,
   fn: async () => {
     const h = await host();
@@ -407,7 +412,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "I64: after /compact the nulls are forwarded as they are; no usage object forwards nothing",
+  name:
+    "integrations/ I64: after /compact the nulls are forwarded as they are; no usage object forwards nothing",
   ...options,
   fn: async () => {
     const h = await host();
@@ -440,7 +446,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "I59: the pi extension subscribes to nothing outside tmux",
+  name: "integrations/ I59: the pi extension subscribes to nothing outside tmux",
   ...options,
   fn: async () => {
     const h = await host();

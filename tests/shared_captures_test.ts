@@ -6,7 +6,7 @@
  * working (see `src/core/rules/fixture_check.ts`). Skips when `../shared`
  * is absent.
  */
-import { deepStrictEqual } from "node:assert/strict";
+import { assertEquals } from "./harness/assert.ts";
 import { parseAgentManifest, type ParsedAgentManifest } from "../src/core/manifest/parse.ts";
 import { checkScreenFile } from "../src/core/rules/fixture_check.ts";
 import { parseScreenFile } from "../src/core/rules/screen_file.ts";
@@ -49,8 +49,8 @@ if (names.length === 0) {
 }
 
 for (const name of names) {
-  Deno.test(`M27: shared capture ${name} classifies as its header says`, () => {
+  Deno.test(`classifyScreen() M27: shared capture ${name} classifies as its header says`, () => {
     const file = parseScreenFile(Deno.readTextFileSync(new URL(name, CAPTURES)), name);
-    deepStrictEqual(checkScreenFile(manifestFor(file.agent), file), []);
+    assertEquals(checkScreenFile(manifestFor(file.agent), file), []);
   });
 }

@@ -4,13 +4,12 @@
  * directly, then end to end through the cycle behind `tma ls --json`.
  */
 import { assert, assertEquals } from "./harness/assert.ts";
-import { HAS_TMUX, runTma, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
+import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
 import { BUNDLED_AGENTS } from "../src/assets/bundled.ts";
 import { parseAgentManifest, type ParsedAgentManifest } from "../src/core/manifest/parse.ts";
-import { RolloutMemo } from "../src/runtime/codex_rollout.ts";
-import { pullCodexTelemetry, pullTelemetry, wantsPull } from "../src/runtime/codex_pull.ts";
+import { RolloutMemo } from "../src/runtime/telemetry/codex_rollout.ts";
+import { pullCodexTelemetry, pullTelemetry, wantsPull } from "../src/runtime/telemetry/pull.ts";
 
-const ignore = !HAS_TMUX;
 const SESSION = "019fa1b2-3c4d-7e5f-8a9b-0c1d2e3f4a5b";
 const MODEL = "gpt-5.3-codex";
 
@@ -74,7 +73,7 @@ async function mtimeMs(path: string): Promise<number> {
   return (await Deno.stat(path)).mtime!.getTime();
 }
 
-Deno.test("I29: wantsPull needs a file-tail Codex channel and a registered session", () => {
+Deno.test("telemetry pull I29: wantsPull needs a file-tail Codex channel and a registered session", () => {
   assertEquals(wantsPull(codex, { "@agent_session": SESSION }), true);
   assertEquals(wantsPull(codex, {}), false);
   assertEquals(wantsPull(codex, { "@agent_session": "" }), false);
@@ -82,7 +81,7 @@ Deno.test("I29: wantsPull needs a file-tail Codex channel and a registered sessi
   assertEquals(wantsPull({ ...codex, telemetry: undefined }, { "@agent_session": SESSION }), false);
 });
 
-Deno.test("I29-I31: a rollout tail plans a gauge, quota and model dated by its mtime, no tokens", async () => {
+Deno.test("telemetry pull I29-I31: a rollout tail plans a gauge, quota and model dated by its mtime, no tokens", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tma-pull-" });
   try {
     const nowMs = Date.now();
@@ -165,71 +164,64 @@ async function lsRow(t: ScratchTmux, pane: string, codexHome: string): Promise<R
   return row;
 }
 
-Deno.test({
-  name: "I29, P50-P55: a Codex pane gets its gauge from the cycle behind ls --json",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const codexHome = `${t.dir}/codex`;
-      const resetsAtS = Math.floor(Date.now() / 1000) + 3600;
-      const path = await writeRollout(
-        codexHome,
-        rollout({ pct: 50, primary: 30, secondary: 12, resetsAtS }),
-      );
-      const evidence = await mtimeMs(path);
-      const agent = await t.standIn("codex");
-      await t.tmux("set-option", "-p", "-t", agent.pane, "@agent_session", SESSION);
+tmuxTest(
+  "telemetry pull I29, P50-P55: a Codex pane gets its gauge from the cycle behind ls --json",
+  async (t) => {
+    const codexHome = `${t.dir}/codex`;
+    const resetsAtS = Math.floor(Date.now() / 1000) + 3600;
+    const path = await writeRollout(
+      codexHome,
+      rollout({ pct: 50, primary: 30, secondary: 12, resetsAtS }),
+    );
+    const evidence = await mtimeMs(path);
+    const agent = await t.standIn("codex");
+    await t.tmux("set-option", "-p", "-t", agent.pane, "@agent_session", SESSION);
 
-      const row = await lsRow(t, agent.pane, codexHome);
-      assertEquals(row.agent, "codex");
-      assertEquals(row.context, 50);
-      assertEquals(row.context_at_ms, evidence);
-      assertEquals(row.quota, 30);
-      assertEquals(row.quota_window, "primary");
-      assertEquals(row.quota_resets_at_ms, resetsAtS * 1000);
-      assertEquals(row.quota_at_ms, evidence);
-      assertEquals(row.model, MODEL);
-      assertEquals(row.tokens, null);
-      assertEquals(row.cost_usd, null);
-      // Stamped on the pane, not only reported.
-      assertEquals(await t.option(agent.pane, "@agent_context_pct"), "50");
-      assertEquals(await t.option(agent.pane, "@agent_context_at"), String(evidence));
-      assertEquals(await t.option(agent.pane, "@agent_tokens"), "");
+    const row = await lsRow(t, agent.pane, codexHome);
+    assertEquals(row.agent, "codex");
+    assertEquals(row.context, 50);
+    assertEquals(row.context_at_ms, evidence);
+    assertEquals(row.quota, 30);
+    assertEquals(row.quota_window, "primary");
+    assertEquals(row.quota_resets_at_ms, resetsAtS * 1000);
+    assertEquals(row.quota_at_ms, evidence);
+    assertEquals(row.model, MODEL);
+    assertEquals(row.tokens, null);
+    assertEquals(row.cost_usd, null);
+    // Stamped on the pane, not only reported.
+    assertEquals(await t.option(agent.pane, "@agent_context_pct"), "50");
+    assertEquals(await t.option(agent.pane, "@agent_context_at"), String(evidence));
+    assertEquals(await t.option(agent.pane, "@agent_tokens"), "");
 
-      // The file is rewritten but dated before the stored reading: refused.
-      await Deno.writeTextFile(path, rollout({ pct: 90, primary: 95, secondary: 95, resetsAtS }));
-      const past = new Date(evidence - 60_000);
-      await Deno.utime(path, past, past);
-      const held = await lsRow(t, agent.pane, codexHome);
-      assertEquals(held.context, 50);
-      assertEquals(held.context_at_ms, evidence);
-      assertEquals(held.quota, 30);
-      assertEquals(await t.option(agent.pane, "@agent_context_pct"), "50");
+    // The file is rewritten but dated before the stored reading: refused.
+    await Deno.writeTextFile(path, rollout({ pct: 90, primary: 95, secondary: 95, resetsAtS }));
+    const past = new Date(evidence - 60_000);
+    await Deno.utime(path, past, past);
+    const held = await lsRow(t, agent.pane, codexHome);
+    assertEquals(held.context, 50);
+    assertEquals(held.context_at_ms, evidence);
+    assertEquals(held.quota, 30);
+    assertEquals(await t.option(agent.pane, "@agent_context_pct"), "50");
 
-      // A newer write moves it forward.
-      const later = new Date(evidence + 60_000);
-      await Deno.utime(path, later, later);
-      const moved = await lsRow(t, agent.pane, codexHome);
-      assertEquals(moved.context, 90);
-      assertEquals(moved.context_at_ms, later.getTime());
-      assertEquals(moved.quota, 95);
-      assertEquals(await t.option(agent.pane, "@agent_quota_pct"), "95");
-    }),
-});
+    // A newer write moves it forward.
+    const later = new Date(evidence + 60_000);
+    await Deno.utime(path, later, later);
+    const moved = await lsRow(t, agent.pane, codexHome);
+    assertEquals(moved.context, 90);
+    assertEquals(moved.context_at_ms, later.getTime());
+    assertEquals(moved.quota, 95);
+    assertEquals(await t.option(agent.pane, "@agent_quota_pct"), "95");
+  },
+);
 
-Deno.test({
-  name: "I29: a Codex pane without @agent_session gets no gauge",
-  ignore,
-  fn: () =>
-    withScratchTmux(async (t) => {
-      const codexHome = `${t.dir}/codex`;
-      const resetsAtS = Math.floor(Date.now() / 1000) + 3600;
-      await writeRollout(codexHome, rollout({ pct: 50, primary: 30, secondary: 12, resetsAtS }));
-      const agent = await t.standIn("codex");
-      const row = await lsRow(t, agent.pane, codexHome);
-      assertEquals(row.context, null);
-      assertEquals(row.context_at_ms, null);
-      assertEquals(row.quota, null);
-      assertEquals(row.model, null);
-    }),
+tmuxTest("telemetry pull I29: a Codex pane without @agent_session gets no gauge", async (t) => {
+  const codexHome = `${t.dir}/codex`;
+  const resetsAtS = Math.floor(Date.now() / 1000) + 3600;
+  await writeRollout(codexHome, rollout({ pct: 50, primary: 30, secondary: 12, resetsAtS }));
+  const agent = await t.standIn("codex");
+  const row = await lsRow(t, agent.pane, codexHome);
+  assertEquals(row.context, null);
+  assertEquals(row.context_at_ms, null);
+  assertEquals(row.quota, null);
+  assertEquals(row.model, null);
 });

@@ -1,8 +1,8 @@
 /**
- * The OpenCode API lane (A27-A30): one HTTP POST to the v1 plane per
- * action, bounded by the action's `timeout_ms`, never retried and never
- * followed by keystrokes. A 2xx on a request the server was holding open is
- * `replied`; a 404 means the request was already answered or withdrawn.
+ * The OpenCode API lane: one HTTP POST to the v1 plane per action, bounded by
+ * the action's `timeout_ms`, never retried and never followed by keystrokes
+ * (A27-A30). A 2xx on a request the server was holding open is `replied`; a
+ * 404 means the request was already answered or withdrawn.
  *
  * ```ts
  * const call = apiCall({ op: "permission-reply", reply: "once" }, {

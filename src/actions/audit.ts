@@ -1,19 +1,24 @@
 /**
- * The action audit log (X. Beyond): one JSON line per broker run at a
- * target, appended to `$XDG_STATE_HOME/tma/actions.jsonl` (else
- * `~/.local/state/tma/actions.jsonl`). It records who was acted on, how and
- * with what outcome, and the prompt fingerprint, never screen text, a
- * `--text` message or `--arg` values. `tma act --log` prints the tail.
+ * The action audit log: one JSON line per broker run at a target, appended to
+ * `$XDG_STATE_HOME/tma/actions.jsonl` (else
+ * `~/.local/state/tma/actions.jsonl`) (X. Beyond). It records who was acted
+ * on, how and with what outcome, and the prompt fingerprint, never screen
+ * text, a `--text` message or `--arg` values. `tma act --log` prints the
+ * tail.
  *
  * ```ts
- * await appendAudit(path, entry);
+ * const path = auditPath((name) => Deno.env.get(name));
+ * await appendAudit(path, {
+ *   time: Date.now(), pane: "%3", agent: "claude", action: "approve", transport: "keys",
+ *   outcome: "sent", reason: null, exit_code: 0, fingerprint: null, pid: Deno.pid,
+ * });
  * const recent = await readAudit(path, 20);
  * ```
  * @module
  */
 import { z } from "../deps/zod.ts";
 import { type EnvReader, stateDir } from "../runtime/paths.ts";
-import { OUTCOMES, REASONS } from "./outcome.ts";
+import { OUTCOMES, REASONS } from "../core/action/outcome.ts";
 
 /** One audit line. */
 export const auditEntrySchema = z.strictObject({

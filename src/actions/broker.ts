@@ -1,6 +1,6 @@
 /**
- * The broker (A11): every action tma fires goes through `fire`, whether it
- * comes from `tma act`, the menu, a deck or a library caller.
+ * The broker: every action tma fires goes through `fire`, whether it comes
+ * from `tma act`, the menu, a deck or a library caller (A11).
  *
  * 1. identity: the pane exists and holds an agent the action covers;
  * 2. the gate (`requires`, `when`, the API lane's preconditions), after one
@@ -13,6 +13,9 @@
  * 6. release, on every path out.
  *
  * ```ts
+ * import type { ParsedActionManifest } from "../core/manifest/parse.ts";
+ * declare const env: BrokerEnv;
+ * declare const actions: ReadonlyMap<string, ParsedActionManifest>;
  * const report = await fire(env, { action: actions.get("approve")!, pane: "%3" });
  * report.result.outcome; // "sent"
  * ```
@@ -24,20 +27,20 @@ import { sendKeys, sendText } from "../tmux/keys.ts";
 import { apiCall, postApi } from "./api.ts";
 import { appendAudit } from "./audit.ts";
 import { execEnv, runExec } from "./exec.ts";
-import { checkGate, type Refusal } from "./gate.ts";
+import { checkGate, type Refusal } from "../core/action/gate.ts";
 import { HANDOFF_MS, handVerdict } from "./hook_lane.ts";
 import { acquireLock, type HeldLock, releaseLock } from "./lock.ts";
 import { type BrokerEnv, gateInput, readView, redetect } from "./observe.ts";
 import { markDelivered } from "./settle_mark.ts";
-import { type ActResult, exitCodeOf, type Outcome, type Reason } from "./outcome.ts";
+import { type ActResult, exitCodeOf, type Outcome, type Reason } from "../core/action/outcome.ts";
 import { recordPrompt, verifyPrompt } from "./prompt.ts";
-import type { Transport } from "./transport.ts";
-import { isStale, type PaneView } from "./view.ts";
+import type { Transport } from "../core/action/transport.ts";
+import { isStale, type PaneView } from "../core/action/view.ts";
 
 export type { BrokerEnv };
 
-/** Points where a caller (a test) may act between the broker's steps. */
-export interface FireHooks {
+/** Seams where a caller (a test) may act between the broker's steps. */
+export interface FireSeams {
   /** After the first gate passed, before the lock. */
   afterGate?(view: PaneView): Promise<void>;
   /** With the lock held, before the second gate; gets the pane id. */
@@ -65,7 +68,7 @@ export interface FireRequest {
   confirmed?: boolean;
   /** Where an exec child's stdout goes (`stderr` keeps a `--json` stdout clean). */
   execStdout?: "inherit" | "stderr";
-  hooks?: FireHooks;
+  seams?: FireSeams;
 }
 
 /** What one firing did. */
@@ -163,6 +166,14 @@ function reportOf(request: FireRequest): (ending: Ending, detail?: EndDetail) =>
   });
 }
 
+/** The report of a pane that went away mid-run (closed, or its server gone). */
+function vanishedOf(request: FireRequest, detail: EndDetail & { pane: string }): FireReport {
+  return reportOf(request)({ outcome: "vanished", reason: null }, {
+    ...detail,
+    message: `pane ${detail.pane} is gone`,
+  });
+}
+
 /** Reads the pane and, for a keys action on a stale stamp, re-detects it (A12). */
 async function observe(
   env: BrokerEnv,
@@ -185,9 +196,7 @@ async function fireOnce(env: BrokerEnv, request: FireRequest): Promise<FireRepor
   const force = request.force ?? false;
   const view = await observe(env, request, request.pane);
   if (view === null) {
-    return reportOf(request)({ outcome: "vanished", reason: null }, {
-      message: `pane ${request.pane} is gone`,
-    });
+    return vanishedOf(request, { pane: request.pane });
   }
   const first = checkGate(action, gateInput(env, { view, force }));
   if (!first.ok) return refusalOf(request)(first.refusal, { view });
@@ -207,7 +216,7 @@ async function fireOnce(env: BrokerEnv, request: FireRequest): Promise<FireRepor
     });
   }
   const print = needsPrint(transport) ? await recordPrompt(env, view) : null;
-  await request.hooks?.afterGate?.(view);
+  await request.seams?.afterGate?.(view);
 
   const lock = await acquireLock(env.server, {
     pane: view.pane,
@@ -217,12 +226,7 @@ async function fireOnce(env: BrokerEnv, request: FireRequest): Promise<FireRepor
   });
   if (!lock.held) {
     if (lock.vanished) {
-      return reportOf(request)({ outcome: "vanished", reason: null }, {
-        view,
-        transport,
-        fingerprint: print,
-        message: `pane ${view.pane} is gone`,
-      });
+      return vanishedOf(request, { pane: view.pane, view, transport, fingerprint: print });
     }
     const holder = lock.holder;
     return refusalOf(request)({
@@ -264,14 +268,10 @@ async function underLock(
   const { action } = request;
   const force = request.force ?? false;
   const { print } = held;
-  await request.hooks?.afterLock?.(held.lock.pane);
+  await request.seams?.afterLock?.(held.lock.pane);
   const view = await observe(env, request, held.lock.pane);
   if (view === null) {
-    return reportOf(request)({ outcome: "vanished", reason: null }, {
-      pane: held.lock.pane,
-      fingerprint: print,
-      message: `pane ${held.lock.pane} is gone`,
-    });
+    return vanishedOf(request, { pane: held.lock.pane, fingerprint: print });
   }
   const second = checkGate(action, gateInput(env, { view, force }));
   if (!second.ok) return refusalOf(request)(second.refusal, { view, fingerprint: print });
@@ -310,19 +310,13 @@ async function deliver(
       });
       if (end === "taken") return reportOf(request)({ outcome: "replied", reason: null }, base);
       if (end === "vanished") {
-        return reportOf(request)({ outcome: "vanished", reason: null }, {
-          ...base,
-          message: `pane ${view.pane} is gone`,
-        });
+        return vanishedOf(request, { ...base, pane: view.pane });
       }
       // The hook did not take it and can no longer: answer with the keys
       // arm, after a fresh look at the pane (A26, A12).
       const fresh = await redetect(env, { pane: view.pane });
       if (fresh === null) {
-        return reportOf(request)({ outcome: "vanished", reason: null }, {
-          ...base,
-          message: `pane ${view.pane} is gone`,
-        });
+        return vanishedOf(request, { ...base, pane: view.pane });
       }
       const third = checkGate(action, gateInput(env, { view: fresh, force }));
       if (!third.ok) return refusalOf(request)(third.refusal, { view: fresh, fingerprint: print });
@@ -399,10 +393,7 @@ async function deliverKeys(
     force: request.force ?? false,
   });
   if (check === "vanished") {
-    return reportOf(request)({ outcome: "vanished", reason: null }, {
-      ...base,
-      message: `pane ${view.pane} is gone`,
-    });
+    return vanishedOf(request, { ...base, pane: view.pane });
   }
   if (check !== null) return refusalOf(request)(check, base);
   const delivery = transport.kind === "keys"
@@ -413,10 +404,7 @@ async function deliverKeys(
       text: request.text ?? "",
     });
   if (delivery === "vanished") {
-    return reportOf(request)({ outcome: "vanished", reason: null }, {
-      ...base,
-      message: `pane ${view.pane} is gone`,
-    });
+    return vanishedOf(request, { ...base, pane: view.pane });
   }
   return reportOf(request)({ outcome: "sent", reason: null }, base);
 }

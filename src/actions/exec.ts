@@ -1,17 +1,19 @@
 /**
- * The exec transport (A21, A22, R4): `sh -c <command>` verbatim, in its own
- * process group, in tma's own working directory, with the pane's context
- * only in `TMA_*` environment variables. Nothing from the pane or `--arg`
- * is ever spliced into the command, so a hostile title stays an inert
- * value unless the action's author unquotes it.
+ * The exec transport: `sh -c <command>` verbatim, in its own process group,
+ * in tma's own working directory, with the pane's context only in `TMA_*`
+ * environment variables (A21, A22, R4). Nothing from the pane or `--arg` is
+ * ever spliced into the command, so a hostile title stays an inert value
+ * unless the action's author unquotes it.
  *
  * ```ts
+ * import type { PaneView } from "../core/action/view.ts";
+ * declare const view: PaneView;
  * const env = execEnv(view, { action: "summarize", args: [] });
  * const result = await runExec({ command: 'echo "$TMA_PANE"', env, timeoutMs: 30000 });
  * ```
  * @module
  */
-import type { PaneView } from "./view.ts";
+import type { PaneView } from "../core/action/view.ts";
 
 /** The context variables tma sets or clears for an exec child (A22). */
 export const CONTEXT_ENV = [

@@ -6,16 +6,17 @@
  * @module
  */
 import type { ParsedActionManifest } from "../core/manifest/parse.ts";
+import type { FireRequest } from "./broker.ts";
 import { apiCall } from "./api.ts";
 import { execEnv } from "./exec.ts";
-import { checkGate } from "./gate.ts";
+import { checkGate } from "../core/action/gate.ts";
 import { verdictToken } from "../core/hook/decision.ts";
 import { VERDICT_OPTION } from "./hook_lane.ts";
 import { parseLock } from "./lock.ts";
 import { type BrokerEnv, gateInput, readView, redetect } from "./observe.ts";
-import type { Reason } from "./outcome.ts";
-import { applicableAgents, type Transport } from "./transport.ts";
-import { isStale, type PaneView } from "./view.ts";
+import type { Reason } from "../core/action/outcome.ts";
+import { applicableAgents, type Transport } from "../core/action/transport.ts";
+import { isStale, type PaneView } from "../core/action/view.ts";
 
 /** What a firing would send, by transport. */
 export type WouldSend =
@@ -58,15 +59,11 @@ export interface DryRunTarget {
   would_send: WouldSend | null;
 }
 
-/** What a dry run is asked. */
-export interface DryRunRequest {
-  action: ParsedActionManifest;
-  pane: string;
-  text?: string;
-  args?: readonly string[];
-  answers?: readonly (readonly string[])[];
-  force?: boolean;
-}
+/** What a dry run is asked: the request a firing would get, without its seams. */
+export type DryRunRequest = Pick<
+  FireRequest,
+  "action" | "pane" | "text" | "args" | "answers" | "force"
+>;
 
 function aged(value: number | null, at: number | null, nowMs: number): Aged | null {
   if (value === null) return null;
@@ -220,10 +217,10 @@ export interface Fireability {
 }
 
 /**
- * The fireability of one action at one view (A37): the gate, a live lock
+ * The fireability of one action at one view: the gate, a live lock
  * (`locked`), and the two shapes `tma act` cannot fire (a detached exec in
  * this build, a `question-reply` op that needs answers), which are not
- * fireable with a null reason.
+ * fireable with a null reason (A37).
  */
 export function fireability(
   env: BrokerEnv,

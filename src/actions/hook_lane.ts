@@ -1,6 +1,6 @@
 /**
  * Claude's hook reply lane, the broker's side (A26). The protocol, and the
- * hook's side of it, live in `src/runtime/reply_lane.ts`: the broker offers
+ * hook's side of it, live in `src/runtime/hook/reply_lane.ts`: the broker offers
  * `@tma_verdict = <id>:allow|deny` while the pane still holds request
  * `<id>`; the holding hook takes it with one guarded chain that empties the
  * offer and sets `@tma_verdict_ack = <id>`.
@@ -13,6 +13,7 @@
  * fallback answers the prompt exactly once.
  *
  * ```ts
+ * const server = { bin: "tmux", socketName: "work" };
  * const end = await handVerdict(server, { pane: "%3", requestId: "tma_ab12", verdict: "allow", handoffMs: 1000 });
  * end; // "taken" | "withdrawn" | "not-offered" | "vanished"
  * ```
@@ -26,10 +27,10 @@ import {
   VERDICT_ACK_OPTION,
   VERDICT_OPTION,
   withdrawVerdict,
-} from "../runtime/reply_lane.ts";
+} from "../runtime/hook/reply_lane.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { escapeFormat, writeChains } from "../tmux/writer.ts";
-import type { HookVerdict } from "./transport.ts";
+import type { HookVerdict } from "../core/action/transport.ts";
 
 export { REQUEST_OPTION, takeVerdict, VERDICT_ACK_OPTION, VERDICT_OPTION };
 

@@ -1,6 +1,6 @@
 /**
- * The single-flight action lock (A13-A16, P32): one pane option
- * `@agent_action = <expiry_ms>:<nonce>:<pid>:<name>`.
+ * The single-flight action lock: one pane option
+ * `@agent_action = <expiry_ms>:<nonce>:<pid>:<name>` (A13-A16, P32).
  *
  * Acquire is one conditional `set-option -pF` through the guarded writer:
  * the guard holds, server side, only when the option is empty, corrupt, or
@@ -12,6 +12,7 @@
  * option only while it still carries our nonce.
  *
  * ```ts
+ * const server = { bin: "tmux", socketName: "work" };
  * const lock = await acquireLock(server, { pane: "%3", name: "approve", timeoutMs: 30000, nowMs: Date.now() });
  * if (lock.held) await releaseLock(server, lock);
  * ```

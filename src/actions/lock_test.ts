@@ -1,7 +1,7 @@
 import { assertEquals, assertMatch } from "../../tests/harness/assert.ts";
 import { acquireGuard, formatLock, newNonce, parseLock, releaseGuard } from "./lock.ts";
 
-Deno.test("A13: a lock value round-trips; a corrupt one reads as none", () => {
+Deno.test("action lock A13: a lock value round-trips; a corrupt one reads as none", () => {
   const value = { expiryMs: 1_700_000_005_000, nonce: newNonce(), pid: 4242, name: "appr:ove" };
   assertEquals(parseLock(formatLock(value)), value);
   assertMatch(value.nonce, /^[0-9a-f]{32}$/);
@@ -12,7 +12,7 @@ Deno.test("A13: a lock value round-trips; a corrupt one reads as none", () => {
   }
 });
 
-Deno.test("A14, A16: the guards are single tmux conditions on @agent_action", () => {
+Deno.test("action lock A14, A16: the guards are single tmux conditions on @agent_action", () => {
   assertEquals(
     acquireGuard(1_700_000_000_500),
     "#{||:#{==:#{@agent_action},},#{||:#{?#{m:" + "[0-9]".repeat(13) +

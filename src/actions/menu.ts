@@ -1,8 +1,8 @@
 /**
- * The action menu (A38, C54): a tmux `display-menu` of the actions fireable
- * at one pane right now, every entry a call of the same `tma act` verb a
- * script would make (A39). A confirm action's entry opens a nested confirm
- * menu; a text action's entry opens a `command-prompt` for the message.
+ * The action menu: a tmux `display-menu` of the actions fireable at one pane
+ * right now, every entry a call of the same `tma act` verb a script would
+ * make (A38, C54, A39). A confirm action's entry opens a nested confirm menu;
+ * a text action's entry opens a `command-prompt` for the message.
  *
  * The message typed at the prompt never meets a shell as code: tmux stores
  * it in a global user option (its `%%%` substitution escapes it for tmux's
@@ -11,6 +11,8 @@
  * unset as soon as the command line is built.
  *
  * ```ts
+ * import type { ParsedActionManifest } from "../core/manifest/parse.ts";
+ * declare const approve: ParsedActionManifest;
  * const items = menuItems({ tma: ["tma"], pane: "%3", actions: [approve] });
  * ```
  * @module

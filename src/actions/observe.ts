@@ -10,9 +10,9 @@ import type { ParsedAgentManifest } from "../core/manifest/parse.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { serverVersion } from "../tmux/options.ts";
 import { listPane } from "../tmux/panes.ts";
-import { runCycle } from "../runtime/cycle.ts";
-import type { GateInput } from "./gate.ts";
-import { type PaneView, paneView } from "./view.ts";
+import { runCycle } from "../runtime/cycle/run.ts";
+import type { GateInput } from "../core/action/gate.ts";
+import { type PaneView, paneView } from "../core/action/view.ts";
 
 /** What every broker run works with. */
 export interface BrokerEnv {

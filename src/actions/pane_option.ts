@@ -10,7 +10,8 @@ import { runTmux, type TmuxServer } from "../tmux/exec.ts";
  * One pane option's value ("" when unset), or null when the pane is gone.
  *
  * ```ts
- * await readPaneOption(server, "%3", "@agent_action"); // ""
+ * const server = { bin: "tmux", socketName: "work" };
+ * await readPaneOption(server, { pane: "%3", name: "@agent_action" }); // ""
  * ```
  */
 export async function readPaneOption(

@@ -1,15 +1,15 @@
 /**
- * Captures a blocked pane's dialog for the prompt fingerprint (X. Beyond):
- * once when the gate passes, once more just before the keys go out.
+ * Captures a blocked pane's dialog for the prompt fingerprint: once when the
+ * gate passes, once more just before the keys go out (X. Beyond).
  * @module
  */
 import type { ParsedActionManifest } from "../core/manifest/parse.ts";
 import type { State } from "../core/state.ts";
 import { capturePanes } from "../tmux/capture.ts";
-import { fingerprint, promptRows } from "./fingerprint.ts";
+import { fingerprint, promptRows } from "../core/action/fingerprint.ts";
 import { type BrokerEnv, modelOf } from "./observe.ts";
-import type { Refusal } from "./gate.ts";
-import type { PaneView } from "./view.ts";
+import type { Refusal } from "../core/action/gate.ts";
+import type { PaneView } from "../core/action/view.ts";
 
 /** One look at the pane's screen. */
 export interface PromptLook {

@@ -4,16 +4,7 @@
  * program's entry module.
  * @module
  */
-
-/** The permissions tma runs with under `deno run` (mod.ts's usage line). */
-export const RUN_PERMISSIONS: readonly string[] = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-net=127.0.0.1,localhost,[::1]",
-  "--allow-sys=hostname",
-];
+import { RUN_PERMISSIONS } from "../core/permissions.ts";
 
 /**
  * The argv that starts this tma: `[binary]` when compiled, else

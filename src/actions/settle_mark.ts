@@ -20,6 +20,8 @@ const SETTLED: ReadonlySet<State> = new Set(["working", "blocked"]);
  * or a state no delivery ends, writes nothing.
  *
  * ```ts
+ * import type { TmuxServer } from "../tmux/exec.ts";
+ * declare const server: TmuxServer;
  * await markDelivered(server, { pane: "%3", state: "working", at: Date.now() });
  * ```
  */

@@ -1,12 +1,12 @@
 /**
- * Resolves `tma act`'s targets (C44-C46): `--pane`, else a selector that
- * must match exactly one agent pane (or any number under `--all`), else the
- * pane tma runs in (`$TMUX_PANE`).
+ * Resolves `tma act`'s targets: `--pane`, else a selector that must match
+ * exactly one agent pane (or any number under `--all`), else the pane tma
+ * runs in (`$TMUX_PANE`) (C44-C46).
  * @module
  */
 import { EXIT, TmaError, UsageError } from "../core/errors.ts";
 import { needsGit, type Selector } from "../core/selector.ts";
-import { listAgents } from "../runtime/listing.ts";
+import { listAgents } from "../runtime/cycle/listing.ts";
 import type { BrokerEnv } from "./observe.ts";
 
 /** What the targets are chosen from. */

@@ -5,8 +5,8 @@
  */
 import type { Config } from "../core/config/schema.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
-import type { LoadedManifests } from "../runtime/manifest_load.ts";
-import type { StartedSnapshot } from "../runtime/snapshot_start.ts";
+import type { LoadedManifests } from "../runtime/manifest/load.ts";
+import type { StartedSnapshot } from "../runtime/cycle/snapshot_start.ts";
 
 /** The global options of C2-C10. */
 export interface GlobalOptions {
@@ -56,21 +56,15 @@ export function createContext(globals: GlobalOptions): CommandContext {
       Deno.stderr.writeSync(encoder.encode(text));
     },
     config: () => {
-      config ??= import("../runtime/config_load.ts").then((m) =>
+      config ??= import("../runtime/config/load.ts").then((m) =>
         m.loadConfig({ flag: globals.config, disabled: globals.noConfig, env })
       );
       return config;
     },
     server: async () => {
-      const { resolveServer } = await import("../tmux/server.ts");
+      const { serverFromGlobals } = await import("../tmux/server.ts");
       const cfg = await ctx.config();
-      return resolveServer({
-        socketName: globals.socketName,
-        socketPath: globals.socketPath,
-        envSocketPath: env("TMA_SOCKET_PATH"),
-        envBin: env("TMA_TMUX_BIN"),
-        configBin: cfg.tmux.bin,
-      });
+      return serverFromGlobals(globals, { env, configBin: cfg.tmux.bin });
     },
     snapshot: () => {
       snapshot ??= (async () => {
@@ -78,7 +72,7 @@ export function createContext(globals: GlobalOptions): CommandContext {
         const processes = (await import("../tmux/ps.ts")).snapshotProcesses();
         processes.catch(() => undefined);
         const [m, server] = await Promise.all([
-          import("../runtime/snapshot_start.ts"),
+          import("../runtime/cycle/snapshot_start.ts"),
           ctx.server(),
         ]);
         return m.startSnapshot(server, ctx.now(), processes);
@@ -86,7 +80,7 @@ export function createContext(globals: GlobalOptions): CommandContext {
       return snapshot;
     },
     manifests: () => {
-      manifests ??= Promise.all([import("../runtime/manifest_load.ts"), ctx.config()]).then((
+      manifests ??= Promise.all([import("../runtime/manifest/load.ts"), ctx.config()]).then((
         [m, cfg],
       ) =>
         m.loadManifests({

@@ -1,8 +1,8 @@
 /**
- * `--debug-timing` (C7): one stderr line of cycle counts.
+ * `--debug-timing`: one stderr line of cycle counts (C7).
  * @module
  */
-import type { CycleStats } from "../runtime/cycle.ts";
+import type { CycleStats } from "../runtime/cycle/run.ts";
 import type { CommandContext } from "./context.ts";
 
 /** Prints the cycle's timing and counts when `--debug-timing` is on. */

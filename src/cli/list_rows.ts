@@ -5,7 +5,7 @@
  */
 import type { Config } from "../core/config/schema.ts";
 import { needsGit } from "../core/selector.ts";
-import { listAgents, type Listing } from "../runtime/listing.ts";
+import { listAgents, type Listing } from "../runtime/cycle/listing.ts";
 import { type ParsedArgs, stringFlag } from "./args.ts";
 import type { CommandContext } from "./context.ts";
 import { reportTiming } from "./debug_timing.ts";

@@ -1,50 +1,15 @@
 /**
- * The CLI entry: global flags, the command table, help, and the mapping of
- * errors to one stderr line and an exit code.
+ * The CLI entry: it parses the global flags, finds the command in the table,
+ * prints help or the version, and maps every error to one stderr line and an
+ * exit code.
  * @module
  */
 import { TmaError, UsageError } from "../core/errors.ts";
-import { ENGINE_VERSION } from "../core/version.ts";
-import { boolFlag, formatFlags, parseFlags, stringFlag } from "./args.ts";
-import { COMMANDS, type CommandSpec, findCommand, GLOBAL_FLAGS } from "./commands.ts";
+import { versionLine } from "../core/version.ts";
+import { boolFlag, parseFlags, stringFlag } from "./args.ts";
+import { findCommand, GLOBAL_FLAGS } from "./commands.ts";
+import { commandHelp, topHelp } from "./help.ts";
 import { type CommandContext, createContext, type GlobalOptions } from "./context.ts";
-
-/** The `--version` line (C8). */
-export function versionLine(): string {
-  return `tma ${ENGINE_VERSION}`;
-}
-
-function topHelp(): string {
-  const names = COMMANDS.filter((c) => !c.hidden);
-  const width = Math.max(...names.map((c) => c.name.length)) + 2;
-  return [
-    `${versionLine()}: which of your coding agents in tmux is working, blocked or idle`,
-    "",
-    "usage: tma [global flags] <command> [flags]",
-    "",
-    "commands:",
-    ...names.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
-    "",
-    "global flags:",
-    formatFlags(GLOBAL_FLAGS),
-    "",
-    "Run `tma <command> --help` for a command's flags.",
-  ].join("\n");
-}
-
-function commandHelp(command: CommandSpec): string {
-  return [
-    `tma ${command.name}: ${command.summary}`,
-    "",
-    `usage: ${command.usage}`,
-    "",
-    "flags:",
-    formatFlags(command.flags),
-    "",
-    "global flags:",
-    formatFlags(GLOBAL_FLAGS),
-  ].join("\n");
-}
 
 /** The global options held in parsed flags. */
 function globalsFrom(flags: Record<string, unknown>): GlobalOptions {

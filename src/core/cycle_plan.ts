@@ -14,8 +14,8 @@ export const DEAD_REGISTRATION_MS = 30_000;
 
 /**
  * A token for the pane's foreground facts. A change since the stamp forces a
- * capture (D54): a new process may draw a new screen without the window
- * counting as active in the same second.
+ * capture: a new process may draw a new screen without the window counting as
+ * active in the same second (D54).
  */
 export function foregroundToken(pane: PaneFacts, identity: Identity): string {
   return `${pane.currentCommand}:${identity.pid}:${identity.foregroundIsAgent ? 1 : 0}`;
@@ -111,8 +111,8 @@ export function planWrites(verdict: Verdict, context: PlanContext): OptionWrite[
 }
 
 /**
- * The reaper (D39): a registration-only pane whose pane holds nothing but its
- * shell is cleared after 30 s. Returns the marker write, or "remove".
+ * The reaper: a registration-only pane whose pane holds nothing but its shell
+ * is cleared after 30 s (D39). Returns the marker write, or "remove".
  */
 export function reapRegistration(
   pane: PaneFacts,

@@ -1,6 +1,6 @@
 /**
- * The fold (D10-D25): from the prior stamp, this cycle's evidence and the
- * identity facts to one verdict per pane. Deterministic and pure: every time
+ * The fold: from the prior stamp, this cycle's evidence and the identity
+ * facts to one verdict per pane (D10-D25). Deterministic and pure: every time
  * is passed in, and the order is fixed, not weighted:
  *
  * 1. a fresh hook claim; 2. visible blocker chrome; 3. working chrome;
@@ -98,7 +98,15 @@ export function decayWindowMs(state: State, windows: FoldWindows): number {
  * Folds one pane.
  *
  * ```ts
- * const verdict = fold({ prior, identity, visible, screen, scrolled: false, nowMs, windows });
+ * import type { Identity } from "./identity.ts";
+ * import type { Stamp } from "./stamp.ts";
+ * declare const prior: Stamp, identity: Identity, screen: ScreenEvidence | null;
+ * const windows = { dwellSecs: 3, hookDecaySecs: 60, blockedDecaySecs: 300 };
+ * const verdict = fold({
+ *   prior, identity, visible: new Set(["working", "idle"]), screen, scrolled: false,
+ *   nowMs: 1_700_000_000_000, windows,
+ * });
+ * verdict.action; // "publish", "hold" or "remove"
  * ```
  */
 export function fold(input: FoldInput): Verdict {
@@ -116,6 +124,16 @@ export function fold(input: FoldInput): Verdict {
     ? { state: prior.state, detail: prior.detail, at: prior.evidenceAt ?? 0 }
     : null;
   const base = { episodeReset };
+  // What the pane shows cannot be read: published as unknown, by process.
+  const unknown = (label: string) =>
+    publish(prior, {
+      ...base,
+      state: "unknown",
+      detail: null,
+      source: "process",
+      at: nowMs,
+      label,
+    });
 
   if (identity.source === "registered") {
     // Capture stops behind a registration (D37): hooks are the only evidence.
@@ -128,25 +146,11 @@ export function fold(input: FoldInput): Verdict {
   if (!identity.foregroundIsAgent) {
     // The foreground cap (D12): the screen is not the agent's.
     if (hook) return hold(prior, episodeReset, "foreground is not the agent; hook claim survives");
-    return publish(prior, {
-      ...base,
-      state: "unknown",
-      detail: null,
-      source: "process",
-      at: nowMs,
-      label: "foreground is not the agent (D12)",
-    });
+    return unknown("foreground is not the agent (D12)");
   }
   if (!input.screen) {
     if (prior.state === null) {
-      return publish(prior, {
-        ...base,
-        state: "unknown",
-        detail: null,
-        source: "process",
-        at: nowMs,
-        label: "first sight, no capture",
-      });
+      return unknown("first sight, no capture");
     }
     return hold(prior, episodeReset, "not captured this cycle");
   }
@@ -209,14 +213,7 @@ export function fold(input: FoldInput): Verdict {
 
   if (!claim) {
     if (prior.state === null) {
-      return publish(prior, {
-        ...base,
-        state: "unknown",
-        detail: null,
-        source: "process",
-        at: nowMs,
-        label: "first sight, no rule matched",
-      });
+      return unknown("first sight, no rule matched");
     }
     return hold(prior, episodeReset, "no rule matched: hold");
   }

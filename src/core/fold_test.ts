@@ -46,12 +46,12 @@ const stamped = (state: State, source: string, evidenceAt: number): PaneOptions 
   "@agent_stamped_at": String(evidenceAt),
 });
 
-Deno.test("D10: first sight with no matching rule publishes unknown", () => {
+Deno.test("fold() D10: first sight with no matching rule publishes unknown", () => {
   const v = fold(input({}));
   assertEquals([v.action, v.state, v.source], ["publish", "unknown", "process"]);
 });
 
-Deno.test("D16: blocker chrome wins its slot and raises attention on entry (D4)", () => {
+Deno.test("fold() D16: blocker chrome wins its slot and raises attention on entry (D4)", () => {
   const v = fold(input(stamped("working", "capture", NOW - 10_000), {
     screen: { best: claim("blocked", "permission"), historyView: null },
   }));
@@ -63,28 +63,28 @@ Deno.test("D16: blocker chrome wins its slot and raises attention on entry (D4)"
   ]);
 });
 
-Deno.test("D20: blocker chrome beats an older working hook claim at once", () => {
+Deno.test("fold() D20: blocker chrome beats an older working hook claim at once", () => {
   const v = fold(input(stamped("working", "hook", NOW - 500), {
     screen: { best: claim("blocked", "permission"), historyView: null },
   }));
   assertEquals([v.state, v.source], ["blocked", "capture"]);
 });
 
-Deno.test("D20: a hook claim newer than the capture keeps blocker chrome out", () => {
+Deno.test("fold() D20: a hook claim newer than the capture keeps blocker chrome out", () => {
   const v = fold(input(stamped("working", "hook", NOW + 5), {
     screen: { best: claim("blocked", "permission"), historyView: null },
   }));
   assertEquals(v.action, "hold");
 });
 
-Deno.test("D18: a fresh hook claim outranks contrary working chrome", () => {
+Deno.test("fold() D18: a fresh hook claim outranks contrary working chrome", () => {
   const v = fold(input(stamped("idle", "hook", NOW - 10_000), {
     screen: { best: claim("working"), historyView: null },
   }));
   assertEquals([v.action, v.state], ["hold", "idle"]);
 });
 
-Deno.test("D17/D18: a decayed hook claim yields to contrary chrome only for a visible state", () => {
+Deno.test("fold() D17/D18: a decayed hook claim yields to contrary chrome only for a visible state", () => {
   const oldIdle = stamped("idle", "hook", NOW - 61_000);
   const workingChrome = { best: claim("working"), historyView: null };
   // idle is not in visible for most agents: working chrome (which co-renders
@@ -103,12 +103,12 @@ Deno.test("D17/D18: a decayed hook claim yields to contrary chrome only for a vi
   assertEquals([done.action, done.state, done.setAttention], ["publish", "idle", true]);
 });
 
-Deno.test("D18: silence never expires a hook claim", () => {
+Deno.test("fold() D18: silence never expires a hook claim", () => {
   const v = fold(input(stamped("working", "hook", NOW - 3_600_000)));
   assertEquals(v.action, "hold");
 });
 
-Deno.test("D19: a blocked hook claim decays after blocked_decay_secs, not hook_decay_secs", () => {
+Deno.test("fold() D19: a blocked hook claim decays after blocked_decay_secs, not hook_decay_secs", () => {
   // Title chrome alone never ends a claim through D67, only through the decay.
   const working = { best: { ...claim("working"), fromTitle: true }, historyView: null };
   assertEquals(
@@ -119,14 +119,14 @@ Deno.test("D19: a blocked hook claim decays after blocked_decay_secs, not hook_d
   assertEquals([v.action, v.state], ["publish", "working"]);
 });
 
-Deno.test("D22: chrome consistent with a hook claim advances its evidence time", () => {
+Deno.test("fold() D22: chrome consistent with a hook claim advances its evidence time", () => {
   const v = fold(input(stamped("working", "hook", NOW - 50_000), {
     screen: { best: claim("working"), historyView: null },
   }));
   assertEquals([v.action, v.source, v.evidenceAt], ["publish", "hook", NOW]);
 });
 
-Deno.test("D21: working to idle waits for the dwell; idle to working does not", () => {
+Deno.test("fold() D21: working to idle waits for the dwell; idle to working does not", () => {
   const idle = { best: claim("idle"), historyView: null };
   assertEquals(
     fold(input(stamped("working", "capture", NOW - 1000), { screen: idle })).action,
@@ -140,7 +140,7 @@ Deno.test("D21: working to idle waits for the dwell; idle to working does not", 
   assertEquals([up.action, up.state, up.setAttention], ["publish", "working", false]);
 });
 
-Deno.test("D14: a scrolled pane freezes its state", () => {
+Deno.test("fold() D14: a scrolled pane freezes its state", () => {
   const v = fold(input(stamped("working", "capture", NOW - 10_000), {
     scrolled: true,
     screen: { best: claim("idle"), historyView: null },
@@ -148,14 +148,14 @@ Deno.test("D14: a scrolled pane freezes its state", () => {
   assertEquals([v.action, v.state], ["hold", "working"]);
 });
 
-Deno.test("D15: a history view freezes instead of restating", () => {
+Deno.test("fold() D15: a history view freezes instead of restating", () => {
   const v = fold(input(stamped("idle", "capture", NOW - 10_000), {
     screen: { best: claim("working"), historyView: claim("idle") },
   }));
   assertEquals([v.action, v.state], ["hold", "idle"]);
 });
 
-Deno.test("D12: when the agent is not in the foreground the screen reads unknown", () => {
+Deno.test("fold() D12: when the agent is not in the foreground the screen reads unknown", () => {
   const v = fold(input(stamped("idle", "capture", NOW - 10_000), {
     identity: { ...observed, foregroundIsAgent: false },
     screen: { best: claim("working"), historyView: null },
@@ -163,14 +163,14 @@ Deno.test("D12: when the agent is not in the foreground the screen reads unknown
   assertEquals([v.state, v.source], ["unknown", "process"]);
 });
 
-Deno.test("D12: a hook claim survives an editor the agent launched", () => {
+Deno.test("fold() D12: a hook claim survives an editor the agent launched", () => {
   const v = fold(input(stamped("working", "hook", NOW - 10_000), {
     identity: { ...observed, foregroundIsAgent: false },
   }));
   assertEquals([v.action, v.state], ["hold", "working"]);
 });
 
-Deno.test("D24: a new agent pid resets the episode and ignores the old hook claim", () => {
+Deno.test("fold() D24: a new agent pid resets the episode and ignores the old hook claim", () => {
   const v = fold(input(stamped("blocked", "hook", NOW - 1000), {
     identity: { ...observed, pid: 200 },
     screen: { best: claim("idle"), historyView: null },
@@ -183,7 +183,7 @@ Deno.test("D24: a new agent pid resets the episode and ignores the old hook clai
   ]);
 });
 
-Deno.test("D40: a pane without an agent is removed; D38: an ignored one too", () => {
+Deno.test("fold() D40: a pane without an agent is removed; D38: an ignored one too", () => {
   const none: Identity = { ...observed, agent: null, source: null, pid: 0 };
   assertEquals(fold(input(stamped("idle", "capture", NOW), { identity: none })).action, "remove");
   assertEquals(
@@ -192,7 +192,7 @@ Deno.test("D40: a pane without an agent is removed; D38: an ignored one too", ()
   );
 });
 
-Deno.test("D37: a registration behind a remote shell holds on hooks alone", () => {
+Deno.test("fold() D37: a registration behind a remote shell holds on hooks alone", () => {
   const v = fold(input(stamped("working", "hook", NOW - 1000), {
     identity: {
       ...observed,
@@ -206,14 +206,14 @@ Deno.test("D37: a registration behind a remote shell holds on hooks alone", () =
   assertEquals([v.action, v.state], ["hold", "working"]);
 });
 
-Deno.test("D25: blocked is never published from silence", () => {
+Deno.test("fold() D25: blocked is never published from silence", () => {
   for (const state of ["idle", "working", "unknown"] as State[]) {
     const v = fold(input(stamped(state, "capture", NOW - 600_000)));
     assertEquals(v.state === "blocked", false);
   }
 });
 
-Deno.test("D11: the fold is deterministic", () => {
+Deno.test("fold() D11: the fold is deterministic", () => {
   const a = input(stamped("working", "hook", NOW - 61_000), {
     screen: { best: claim("blocked", "permission"), historyView: null },
   });
@@ -233,7 +233,7 @@ const hooked = (
 const turnEnd: ScreenClaim = { ...claim("idle"), endsTurn: true, label: "rule turn-end" };
 const claudeVisible = new Set<State>(["working", "idle", "blocked"]);
 
-Deno.test("D65: turn-end chrome ends a working hook claim once dwell_secs passed its hook", () => {
+Deno.test("fold() D65: turn-end chrome ends a working hook claim once dwell_secs passed its hook", () => {
   // The spinner confirmed the claim a moment ago (D22), but the hook that made it is old.
   const v = fold(input(hooked("working", { evidenceAt: NOW - 400, hookAt: NOW - 8000 }), {
     screen: { best: turnEnd, historyView: null },
@@ -243,7 +243,7 @@ Deno.test("D65: turn-end chrome ends a working hook claim once dwell_secs passed
   assertEquals(v.winning?.label.includes("D65"), true);
 });
 
-Deno.test("D65: a prompt submitted after an interrupt never flickers to idle", () => {
+Deno.test("fold() D65: a prompt submitted after an interrupt never flickers to idle", () => {
   // UserPromptSubmit fired 1 s ago; the screen still shows the old marker last.
   const v = fold(input(hooked("working", { evidenceAt: NOW - 1000, hookAt: NOW - 1000 }), {
     screen: { best: turnEnd, historyView: null },
@@ -252,7 +252,7 @@ Deno.test("D65: a prompt submitted after an interrupt never flickers to idle", (
   assertEquals([v.action, v.state], ["hold", "working"]);
 });
 
-Deno.test("D65: plain idle chrome does not end a fresh working hook claim", () => {
+Deno.test("fold() D65: plain idle chrome does not end a fresh working hook claim", () => {
   const v = fold(input(hooked("working", { evidenceAt: NOW - 8000, hookAt: NOW - 8000 }), {
     screen: { best: claim("idle"), historyView: null },
     visible: claudeVisible,
@@ -260,7 +260,7 @@ Deno.test("D65: plain idle chrome does not end a fresh working hook claim", () =
   assertEquals([v.action, v.state], ["hold", "working"]);
 });
 
-Deno.test("D65: an interrupt tma delivered settles the pane on the next capture", () => {
+Deno.test("fold() D65: an interrupt tma delivered settles the pane on the next capture", () => {
   const marked = hooked("working", {
     evidenceAt: NOW - 300,
     hookAt: NOW - 1500,
@@ -289,7 +289,7 @@ Deno.test("D65: an interrupt tma delivered settles the pane on the next capture"
   );
 });
 
-Deno.test("D65: an interrupt mark lifts the capture dwell (D21) of the episode it ended", () => {
+Deno.test("fold() D65: an interrupt mark lifts the capture dwell (D21) of the episode it ended", () => {
   const working = {
     ...stamped("working", "capture", NOW - 500),
     "@agent_since": String(NOW - 9000),
@@ -304,7 +304,7 @@ Deno.test("D65: an interrupt mark lifts the capture dwell (D21) of the episode i
   );
 });
 
-Deno.test("D67: a blocked hook claim ends when its dialog is gone, after the dwell grace", () => {
+Deno.test("fold() D67: a blocked hook claim ends when its dialog is gone, after the dwell grace", () => {
   const blocked = { ...hooked("blocked", { evidenceAt: NOW - 400, hookAt: NOW - 5000 }) };
   for (const state of ["idle", "working"] as State[]) {
     const v = fold(input(blocked, { screen: { best: claim(state), historyView: null } }));
@@ -328,7 +328,7 @@ Deno.test("D67: a blocked hook claim ends when its dialog is gone, after the dwe
   );
 });
 
-Deno.test("D67: the dialog still drawn, a title alone, or blocked not visible end nothing", () => {
+Deno.test("fold() D67: the dialog still drawn, a title alone, or blocked not visible end nothing", () => {
   const blocked = hooked("blocked", { evidenceAt: NOW - 400, hookAt: NOW - 5000 });
   const still = fold(input(blocked, {
     screen: { best: claim("blocked", "permission"), historyView: null },
@@ -347,7 +347,7 @@ Deno.test("D67: the dialog still drawn, a title alone, or blocked not visible en
   assertEquals(fold(input(blocked)).action, "hold");
 });
 
-Deno.test("D65: a title claim that outranks body idle chrome does not hide it from the mark", () => {
+Deno.test("fold() D65: a title claim that outranks body idle chrome does not hide it from the mark", () => {
   // Claude from 2.1.246 keeps its idle glyph in the title in every state; after an early
   // interrupt the body shows only the mode line (the prompt restored to the composer).
   const marked = hooked("working", {
@@ -384,7 +384,7 @@ Deno.test("D65: a title claim that outranks body idle chrome does not hide it fr
   assertEquals([s.action, s.state], ["publish", "idle"]);
 });
 
-Deno.test("D67: a title that still claims blocked keeps the claim, whatever the body shows", () => {
+Deno.test("fold() D67: a title that still claims blocked keeps the claim, whatever the body shows", () => {
   // The hook's claim names the permission; the title says only "blocked".
   const blocked = {
     ...hooked("blocked", { evidenceAt: NOW - 400, hookAt: NOW - 5000 }),

@@ -1,7 +1,7 @@
 /**
- * Identity (D29-D40): does a pane hold an agent, which one, with which pid,
- * and is the agent what the terminal shows? Decided from one `list-panes`
- * row, one process snapshot and the pane's own options. Pure.
+ * Identity: does a pane hold an agent, which one, with which pid, and is the
+ * agent what the terminal shows? Decided from one `list-panes` row, one
+ * process snapshot and the pane's own options (D29-D40). Pure.
  * @module
  */
 import { descendantsOf, type PaneFacts, type ProcessInfo, type ProcessTable } from "./snapshot.ts";
@@ -110,6 +110,9 @@ interface Candidate {
  * Decides the identity of one pane.
  *
  * ```ts
+ * import type { PaneFacts, ProcessTable } from "./snapshot.ts";
+ * declare const pane: PaneFacts, table: ProcessTable;
+ * const profiles = [{ name: "claude", processNames: ["claude"], titlePatterns: [], argsPatterns: [] }];
  * const identity = identify(pane, { table, profiles });
  * identity.agent; // "claude"
  * ```
@@ -209,10 +212,10 @@ function rank(candidate: Candidate): number {
 }
 
 /**
- * The foreground check (D12, D13): the agent's process group owns the
- * terminal. That accepts an agent's own wrapper (Codex's `node` launcher is
- * the group leader of its native child). When `ps` reports no foreground
- * group, the pane's current command decides.
+ * The foreground check: the agent's process group owns the terminal (D12,
+ * D13). That accepts an agent's own wrapper (Codex's `node` launcher is the
+ * group leader of its native child). When `ps` reports no foreground group,
+ * the pane's current command decides.
  */
 function isForeground(pane: PaneFacts, candidate: Candidate): boolean {
   const p = candidate.process;

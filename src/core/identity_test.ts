@@ -65,7 +65,7 @@ function proc(pid: number, ppid: number, comm: string, args: string, fg = pid): 
   return { pid, ppid, pgid: fg, tpgid: fg, comm, args };
 }
 
-Deno.test("D29: a process named like an agent identifies the pane and its group leader", () => {
+Deno.test("identify() D29: a process named like an agent identifies the pane and its group leader", () => {
   const table = indexProcesses([
     proc(10, 1, "bash", "-bash", 20),
     proc(20, 10, "claude", "claude"),
@@ -111,7 +111,7 @@ Deno.test("real Gemini: two node processes, identified by the command line, no t
   assertEquals([id.agent, id.foregroundIsAgent], ["gemini", true]);
 });
 
-Deno.test("D33: a generic node process needs the title, held while the pid stays", () => {
+Deno.test("identify() D33: a generic node process needs the title, held while the pid stays", () => {
   const table = indexProcesses([
     proc(10, 1, "bash", "-bash", 20),
     proc(20, 10, "node", "node agent.js", 20),
@@ -136,7 +136,7 @@ Deno.test("D33: a generic node process needs the title, held while the pid stays
   assertEquals(flicker.agent, "cursor");
 });
 
-Deno.test("D13: an agent whose group does not own the terminal is not the foreground", () => {
+Deno.test("identify() D13: an agent whose group does not own the terminal is not the foreground", () => {
   const table = indexProcesses([
     proc(10, 1, "bash", "-bash", 30),
     { pid: 20, ppid: 10, pgid: 20, tpgid: 30, comm: "claude", args: "claude" },
@@ -146,7 +146,7 @@ Deno.test("D13: an agent whose group does not own the terminal is not the foregr
   assertEquals([id.agent, id.foregroundIsAgent], ["claude", false]);
 });
 
-Deno.test("D31, D32: truncated and wrapped command names", () => {
+Deno.test("identify() D31, D32: truncated and wrapped command names", () => {
   assertEquals(normalizeCommandName(".opencode-wrapped"), "opencode");
   assertEquals(normalizeCommandName(".opencode-wrapp"), "opencode");
   const table = indexProcesses([
@@ -159,7 +159,7 @@ Deno.test("D31, D32: truncated and wrapped command names", () => {
   );
 });
 
-Deno.test("D35, D36: remote shells and nested multiplexers are out of scope", () => {
+Deno.test("identify() D35, D36: remote shells and nested multiplexers are out of scope", () => {
   const table = indexProcesses([
     proc(10, 1, "bash", "-bash", 20),
     proc(20, 10, "ssh", "ssh host claude"),
@@ -172,14 +172,14 @@ Deno.test("D35, D36: remote shells and nested multiplexers are out of scope", ()
   );
 });
 
-Deno.test("D30, D37: a registration outranks the carve-out and marks a pane with no process", () => {
+Deno.test("identify() D30, D37: a registration outranks the carve-out and marks a pane with no process", () => {
   const table = indexProcesses([proc(10, 1, "bash", "-bash", 20), proc(20, 10, "ssh", "ssh host")]);
   const options = { "@agent_name": "claude", "@agent_pid": "0" };
   const id = identify(pane({ currentCommand: "ssh", options }), { table, profiles });
   assertEquals([id.agent, id.source, id.outOfScope], ["claude", "registered", "remote"]);
 });
 
-Deno.test("D38: @agent_ignore removes a pane from detection", () => {
+Deno.test("identify() D38: @agent_ignore removes a pane from detection", () => {
   const table = indexProcesses([
     proc(10, 1, "bash", "-bash", 20),
     proc(20, 10, "claude", "claude"),

@@ -1,7 +1,7 @@
 /**
- * Redaction of captured screens (C95): filesystem paths, email addresses, named strings and extra
- * regular expressions are replaced by placeholders of the same display width, so every line of
- * a capture keeps its layout and screen rules still see the chrome around the redacted text.
+ * Redaction of captured screens: filesystem paths, email addresses, named strings and extra
+ * regular expressions are replaced by placeholders of the same display width, so every line of a
+ * capture keeps its layout and screen rules still see the chrome around the redacted text (C95).
  *
  * ANSI escapes are kept: matching runs over the printable text, and a placeholder is written
  * around any escapes inside a match. Paths inside OSC strings (hyperlink targets, titles) are

@@ -19,19 +19,19 @@ function widths(text: string): number[] {
   return text.split("\n").map((line) => displayWidth(line.replace(ESCAPES, "")));
 }
 
-Deno.test("C95: redact() replaces absolute paths with a same-width placeholder", () => {
+Deno.test("redact() C95: replaces absolute paths with a same-width placeholder", () => {
   const line = "  cwd /tmp/tma-e2e-3f2a/claude-w100/tma-demo done";
   const out = redact(line);
   assertEquals(out, `  cwd ${mask("path", "/tmp/tma-e2e-3f2a/claude-w100/tma-demo")} done`);
   assertEquals(out.length, line.length);
 });
 
-Deno.test("C95: redact() keeps slash commands and single segments readable", () => {
+Deno.test("redact() C95: keeps slash commands and single segments readable", () => {
   const line = "Not logged in · Run /login · /model · /help · 10/20 files";
   assertEquals(redact(line), line);
 });
 
-Deno.test("C95: redact() handles ~/ paths, emails and the home folder", () => {
+Deno.test("redact() C95: handles ~/ paths, emails and the home folder", () => {
   assertEquals(redact("see ~/.claude/settings.json"), "see <path_________________>");
   assertEquals(
     redact("by ana.b+x@example.co.uk."),
@@ -41,13 +41,13 @@ Deno.test("C95: redact() handles ~/ paths, emails and the home folder", () => {
   assertEquals(redact("in /home/ana!", { home: "/home/ana" }), "in <home___>!");
 });
 
-Deno.test("C95: redact() leaves web URLs alone but redacts file URLs", () => {
+Deno.test("redact() C95: leaves web URLs alone but redacts file URLs", () => {
   const web = "docs https://code.claude.com/docs/en/permission-modes";
   assertEquals(redact(web), web);
   assertEquals(redact("open file:///tmp/a/b.txt"), "open <path_____________>");
 });
 
-Deno.test("C95: redact() applies literals as whole words and extra patterns", () => {
+Deno.test("redact() C95: applies literals as whole words and extra patterns", () => {
   assertEquals(redact("vm vmx avm vm", { literals: ["vm"] }), "** vmx avm **");
   assertEquals(
     redact("run tma-e2e-8f36 ready", { patterns: [/tma-e2e-[0-9a-f]+/] }),
@@ -57,7 +57,7 @@ Deno.test("C95: redact() applies literals as whole words and extra patterns", ()
   assertEquals(redact("id-1 id-2", { patterns: [/id-\d/] }), "**** ****");
 });
 
-Deno.test("C95: redact() keeps ANSI escapes, even inside a match", () => {
+Deno.test("redact() C95: keeps ANSI escapes, even inside a match", () => {
   const input = "\x1b[1m/tmp/a/\x1b[33mbcd\x1b[0m tail";
   const out = redact(input);
   // "/tmp/a/" is 7 columns and "bcd" 3: the placeholder is split 7 + 3 around the escape.
@@ -65,14 +65,14 @@ Deno.test("C95: redact() keeps ANSI escapes, even inside a match", () => {
   assertEquals(widths(out), widths(input));
 });
 
-Deno.test("C95: redact() redacts paths inside OSC strings", () => {
+Deno.test("redact() C95: redacts paths inside OSC strings", () => {
   const input = "\x1b]8;;file:///home/ana/x.txt\x1b\\x.txt\x1b]8;;\x1b\\";
   const out = redact(input);
   assertEquals(out.includes("/home/ana"), false);
   assertEquals(out.endsWith("\x1b\\x.txt\x1b]8;;\x1b\\"), true);
 });
 
-Deno.test("C95: redact() keeps every line's display width with wide characters", () => {
+Deno.test("redact() C95: keeps every line's display width with wide characters", () => {
   const input = [
     "│ /tmp/プロジェクト/src │",
     "  ▝▜▄  /home/ana/dev/app (main)  ✦",
@@ -83,7 +83,7 @@ Deno.test("C95: redact() keeps every line's display width with wide characters",
   assertEquals(out.includes("プロジェクト"), false);
 });
 
-Deno.test("C95: a path ends at a colon, so a branch suffix stays", () => {
+Deno.test("redact() C95: a path ends at a colon, so a branch suffix stays", () => {
   assertEquals(redact("/tmp/x/tma-demo:main"), `${mask("path", "/tmp/x/tma-demo")}:main`);
 });
 

@@ -1,7 +1,7 @@
 /**
- * Window and session rollups (D56, P33, P34): `<state>:<count>` in the fixed
- * order blocked, working, idle, unknown, zero counts omitted. A pure function
- * of the member panes' states.
+ * Window and session rollups: `<state>:<count>` in the fixed order blocked,
+ * working, idle, unknown, zero counts omitted (D56, P33, P34). A pure
+ * function of the member panes' states.
  * @module
  */
 import type { State } from "./state.ts";

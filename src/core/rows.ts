@@ -97,7 +97,13 @@ function numberOrNull(value: string | undefined): number | null {
  * Builds the row of one agent pane from its options as they stand.
  *
  * ```ts
- * const row = buildRow(pane, options, { git, server, host, nowMs });
+ * import type { PaneFacts } from "./snapshot.ts";
+ * declare const pane: PaneFacts;
+ * const git = { repo: "tma", branch: "main", worktree: false };
+ * const row = buildRow(pane, pane.options, {
+ *   git, server: pane.socketPath, host: "laptop", nowMs: 1_700_000_000_000,
+ * });
+ * row?.state; // "working", say; null for a pane with no agent stamp
  * ```
  */
 export function buildRow(

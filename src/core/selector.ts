@@ -1,6 +1,6 @@
 /**
- * The selector (C11-C16): exact string equality, different flags AND,
- * `--state` tokens OR, applied on output only.
+ * The selector: exact string equality, different flags AND, `--state` tokens
+ * OR, applied on output only (C11-C16).
  * @module
  */
 import { UsageError } from "./errors.ts";

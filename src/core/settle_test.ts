@@ -4,7 +4,7 @@ import type { State } from "./state.ts";
 
 const NOW = 1_800_000_000_000;
 
-Deno.test("D65 D67: @tma_delivered round-trips and malformed marks read as none", () => {
+Deno.test("readDelivered() D65, D67: @tma_delivered round-trips and malformed marks read as none", () => {
   assertEquals(readDelivered(deliveredMark("blocked", NOW)), { state: "blocked", at: NOW });
   for (
     const bad of [undefined, "", "blocked", "done:1", "working:x", "working:-5", "blocked:1:2"]
@@ -26,7 +26,7 @@ function base(extra: Partial<SettleInput>): SettleInput {
   };
 }
 
-Deno.test("D65: only turn-end chrome ends an unmarked working claim; a mark takes any body idle", () => {
+Deno.test("screenEndsClaim() D65: only turn-end chrome ends an unmarked working claim; a mark takes any body idle", () => {
   assertEquals(screenEndsClaim(base({}))?.startsWith("D65"), true);
   const plain = { state: "idle" as State, endsTurn: false, fromTitle: false };
   assertEquals(screenEndsClaim(base({ claim: plain })), null);
@@ -49,7 +49,7 @@ Deno.test("D65: only turn-end chrome ends an unmarked working claim; a mark take
   assertEquals(screenEndsClaim(base({ hookEventAt: NOW + 10 })), null);
 });
 
-Deno.test("D67: a blocked claim ends on working or idle body chrome, never on a title", () => {
+Deno.test("screenEndsClaim() D67: a blocked claim ends on working or idle body chrome, never on a title", () => {
   const blocked = (claim: SettleInput["claim"]) =>
     screenEndsClaim(base({ hookState: "blocked", claim }));
   assertEquals(

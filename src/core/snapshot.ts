@@ -82,7 +82,7 @@ export interface PaneFacts {
   windowActive: boolean;
   /** The server's socket path (P57). */
   socketPath: string;
-  /** The server hint `@tma_last_poll` (P35): the last cycle's time, or 0. */
+  /** The server hint `@tma_last_poll`: the last cycle's time, or 0 (P35). */
   lastPollMs: number;
   options: PaneOptions;
   /** The window's and session's rollups as they stand (D56). */

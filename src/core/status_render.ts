@@ -1,6 +1,6 @@
 /**
- * `tma status` output (C20-C23): counts per class in the fixed order
- * blocked, working, done, idle, unknown.
+ * `tma status` output: counts per class in the fixed order blocked, working,
+ * done, idle, unknown (C20-C23).
  * @module
  */
 import type { Config } from "./config/schema.ts";

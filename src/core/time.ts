@@ -1,6 +1,6 @@
 /**
- * Time-base helpers (D50): every `*_at` is epoch milliseconds; legacy 10-digit
- * seconds values are scaled on read. Pure: the current time is always passed in.
+ * Time-base helpers: every `*_at` is epoch milliseconds; legacy 10-digit seconds
+ * values are scaled on read (D50). Pure: the current time is always passed in.
  * @module
  */
 

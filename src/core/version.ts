@@ -6,6 +6,17 @@
 /** This build's engine version; manifests name a minimum with `min_engine_version`. */
 export const ENGINE_VERSION = "0.1.0";
 
+/**
+ * The line `tma --version` and `tma version` print (C8).
+ *
+ * ```ts
+ * versionLine(); // "tma 0.1.0"
+ * ```
+ */
+export function versionLine(): string {
+  return `tma ${ENGINE_VERSION}`;
+}
+
 /** A parsed `major.minor.patch` triple. */
 export type VersionTriple = [number, number, number];
 

@@ -1,11 +1,12 @@
 /**
- * Per agent, the files `install-hooks` changes and how (features.md I11,
- * I23, I33, I41, I51, I59): plans for install and uninstall, the `--check`
- * inspection, and whether an agent carries tma wiring at all (`--all`).
+ * Per agent, the files `install-hooks` changes and how: plans for install
+ * and uninstall, the `--check` inspection, and whether an agent carries tma
+ * wiring at all (`--all`). One entry of `AGENT_FILES` per agent (features.md
+ * I11, I23, I33, I41, I51, I59), so another agent is one more entry.
  * Planning only reads; nothing here writes.
  * @module
  */
-import { BUNDLED_HOOKS } from "../assets/bundled.ts";
+import { BUNDLED_INTEGRATIONS } from "../assets/bundled.ts";
 import {
   type AgentName,
   CLAUDE_EVENTS,
@@ -30,7 +31,7 @@ import {
 import type { InstallPaths } from "./paths.ts";
 import { inspectShim, installShim, parseShim, uninstallShim } from "./statusline_shim.ts";
 import type { StatuslineChoice } from "./statusline_state.ts";
-import { describeReport, isComplete, type Wiring } from "./wiring.ts";
+import { describeReport, isComplete, type Wiring, type WiringReport } from "./wiring.ts";
 
 /** What the planners read from. */
 export interface AgentEnv {
@@ -79,7 +80,7 @@ export function statuslineNote(agent: AgentName): string {
 }
 
 function template(name: string): string {
-  const text = BUNDLED_HOOKS[name];
+  const text = BUNDLED_INTEGRATIONS[name];
   if (text === undefined) {
     throw new InstallError(`this build of tma lacks the bundled ${name} (run deno task embed)`);
   }
@@ -126,259 +127,118 @@ async function settle(
   return { ...change, after: null };
 }
 
-/** Plans an install. `statusline` says whether the claude/cursor shim goes in (else out). */
-export async function planInstall(
-  agent: AgentName,
+/**
+ * The install edit of a JSON settings file: an absent file starts as `{}`
+ * when `create`, else it is left absent (undefined).
+ */
+async function editJson(
   env: AgentEnv,
-  options: { statusline: boolean },
-): Promise<AgentPlan> {
-  const { paths, wrapperRef } = env;
-  const json = async (path: string, edit: (text: string) => string, create = true) => {
-    const before = await env.read(path);
-    if (before === null && !create) return undefined;
-    const after = edit(before ?? "{}\n");
-    return { path, before, after, backup: true } satisfies FileChange;
-  };
-  const changes: FileChange[] = [];
-  const notes: string[] = [];
-  switch (agent) {
-    case "claude": {
-      const shim = (text: string) =>
-        options.statusline
-          ? installShim(text, paths.claudeSettings, { agent, launcher: env.launcher })
-          : uninstallShim(text, paths.claudeSettings);
-      changes.push(
-        (await json(paths.claudeSettings, (text) =>
-          shim(
-            installClaudeHooks(
-              text,
-              paths.claudeSettings,
-              wiring(agent, CLAUDE_EVENTS, wrapperRef),
-            ),
-          )))!,
-      );
-      if (options.statusline) notes.push(statuslineNote(agent));
-      break;
-    }
-    case "gemini":
-      changes.push(
-        (await json(paths.geminiSettings, (text) =>
-          installClaudeHooks(
-            text,
-            paths.geminiSettings,
-            wiring(agent, GEMINI_EVENTS, wrapperRef),
-          )))!,
-      );
-      notes.push(CAVEATS.gemini!);
-      break;
-    case "codex": {
-      const before = await env.read(paths.codexConfig);
-      changes.push({
-        path: paths.codexConfig,
-        before,
-        after: installCodexNotify(before ?? "", paths.codexConfig, wrapperRef),
-        backup: true,
-      });
-      changes.push(
-        (await json(
-          paths.codexHooks,
-          (text) =>
-            installClaudeHooks(text, paths.codexHooks, wiring(agent, CODEX_EVENTS, wrapperRef)),
-        ))!,
-      );
-      notes.push(CAVEATS.codex!);
-      break;
-    }
-    case "cursor": {
-      changes.push(
-        (await json(
-          paths.cursorHooks,
-          (text) =>
-            installCursorHooks(text, paths.cursorHooks, wiring(agent, CURSOR_EVENTS, wrapperRef)),
-        ))!,
-      );
-      // cli-config.json is created for the shim, and never just to opt out.
-      const cli = await json(
-        paths.cursorCliConfig,
-        (text) =>
-          options.statusline
-            ? installShim(text, paths.cursorCliConfig, { agent, launcher: env.launcher })
-            : uninstallShim(text, paths.cursorCliConfig),
-        options.statusline,
-      );
-      if (options.statusline) notes.push(statuslineNote(agent));
-      if (cli) {
-        changes.push(
-          options.statusline ? cli : await settle(env, cli, (t) => isEmptyObject(cli.path, t)),
-        );
-      }
-      break;
-    }
-    case "opencode": {
-      const before = await env.read(paths.opencodePlugin);
-      const after = installManaged(before, renderOpencodePlugin(wrapperRef), {
-        path: paths.opencodePlugin,
-        flag: "--opencode-plugin",
-      });
-      changes.push({ path: paths.opencodePlugin, before, after, mode: 0o644, backup: false });
-      break;
-    }
-    case "pi": {
-      const before = await env.read(paths.piExtension);
-      const after = installManaged(before, renderPiExtension(wrapperRef), {
-        path: paths.piExtension,
-        flag: "--pi-extension",
-      });
-      changes.push({ path: paths.piExtension, before, after, mode: 0o644, backup: false });
-      break;
-    }
-  }
-  return { changes, notes };
+  path: string,
+  edit: (text: string) => string,
+  create = true,
+): Promise<FileChange | undefined> {
+  const before = await env.read(path);
+  if (before === null && !create) return undefined;
+  return { path, before, after: edit(before ?? "{}\n"), backup: true };
 }
 
-/** Plans an uninstall: every tma entry goes, the shim unwinds, tma's files are deleted. */
-export async function planUninstall(agent: AgentName, env: AgentEnv): Promise<AgentPlan> {
-  const { paths } = env;
-  const changes: FileChange[] = [];
-  const json = async (path: string, edit: (text: string) => string) => {
-    const before = await env.read(path);
-    if (before === null) return;
-    const change: FileChange = { path, before, after: edit(before), backup: true };
-    changes.push(await settle(env, change, (t) => isEmptyObject(path, t)));
-  };
-  switch (agent) {
-    case "claude":
-      await json(
-        paths.claudeSettings,
-        (text) =>
-          uninstallShim(
-            uninstallClaudeHooks(text, paths.claudeSettings, agent),
-            paths.claudeSettings,
-          ),
-      );
-      break;
-    case "gemini":
-      await json(
-        paths.geminiSettings,
-        (text) => uninstallClaudeHooks(text, paths.geminiSettings, agent),
-      );
-      break;
-    case "codex": {
-      const before = await env.read(paths.codexConfig);
-      if (before !== null) {
-        const change: FileChange = {
-          path: paths.codexConfig,
-          before,
-          after: uninstallCodexNotify(before, paths.codexConfig),
-          backup: true,
-        };
-        changes.push(await settle(env, change, (t) => t.trim() === ""));
-      }
-      await json(paths.codexHooks, (text) => uninstallClaudeHooks(text, paths.codexHooks, agent));
-      break;
-    }
-    case "cursor":
-      await json(paths.cursorHooks, (text) => uninstallCursorHooks(text, paths.cursorHooks, agent));
-      await json(paths.cursorCliConfig, (text) => uninstallShim(text, paths.cursorCliConfig));
-      break;
-    case "opencode": {
-      const before = await env.read(paths.opencodePlugin);
-      const after = uninstallManaged(before, {
-        path: paths.opencodePlugin,
-        flag: "--opencode-plugin",
-      });
-      if (before !== null) {
-        changes.push({ path: paths.opencodePlugin, before, after, backup: false });
-      }
-      break;
-    }
-    case "pi": {
-      const before = await env.read(paths.piExtension);
-      const after = uninstallManaged(before, { path: paths.piExtension, flag: "--pi-extension" });
-      if (before !== null) changes.push({ path: paths.piExtension, before, after, backup: false });
-      break;
-    }
-  }
-  return { changes, notes: [] };
-}
-
-/** Whether the agent's files carry any tma wiring (any wrapper path). */
-export async function isWired(agent: AgentName, env: AgentEnv): Promise<boolean> {
-  const { paths } = env;
-  const hooks = async (path: string, events: readonly string[]) => {
-    const text = await env.read(path);
-    return text !== null &&
-      inspectClaudeHooks(text, path, wiring(agent, events, env.wrapperRef)).anyTma;
-  };
-  const shim = async (path: string) => {
-    const text = await env.read(path);
-    if (text === null) return false;
-    const command = valueAt(parseDoc(path, text), ["statusLine", "command"]);
-    return typeof command === "string" && parseShim(command) !== undefined;
-  };
-  switch (agent) {
-    case "claude":
-      return (await hooks(paths.claudeSettings, CLAUDE_EVENTS)) ||
-        (await shim(paths.claudeSettings));
-    case "gemini":
-      return await hooks(paths.geminiSettings, GEMINI_EVENTS);
-    case "codex": {
-      const config = await env.read(paths.codexConfig);
-      if (config !== null && readNotify(config, paths.codexConfig).kind === "tma") return true;
-      return await hooks(paths.codexHooks, CODEX_EVENTS);
-    }
-    case "cursor": {
-      const text = await env.read(paths.cursorHooks);
-      const wired = text !== null &&
-        inspectCursorHooks(text, paths.cursorHooks, wiring(agent, CURSOR_EVENTS, env.wrapperRef))
-          .anyTma;
-      return wired || (await shim(paths.cursorCliConfig));
-    }
-    case "opencode": {
-      const text = await env.read(paths.opencodePlugin);
-      return text !== null && isManaged(text);
-    }
-    case "pi": {
-      const text = await env.read(paths.piExtension);
-      return text !== null && isManaged(text);
-    }
-  }
-}
-
-/** Checks one agent. `statusline` says whether the shim is expected (claude, cursor). */
-export async function inspectAgent(
-  agent: AgentName,
+/** The uninstall edit of a JSON settings file, absent when the file is. */
+async function unwireJson(
   env: AgentEnv,
-  options: { statusline: boolean; recorded?: StatuslineChoice },
-): Promise<AgentCheck> {
-  const { paths } = env;
-  const lines: string[] = [];
-  let complete = true;
-  let any = false;
-  const hookFile = async (
-    path: string,
-    events: readonly string[],
-    inspect: typeof inspectClaudeHooks,
-  ) => {
-    const text = await env.read(path);
+  path: string,
+  edit: (text: string) => string,
+): Promise<FileChange[]> {
+  const before = await env.read(path);
+  if (before === null) return [];
+  const change: FileChange = { path, before, after: edit(before), backup: true };
+  return [await settle(env, change, (text) => isEmptyObject(path, text))];
+}
+
+/** How one hooks file is edited: Claude's nested shape (also Gemini's and Codex's) or Cursor's. */
+interface HooksDialect {
+  install(text: string, path: string, wiring: Wiring): string;
+  uninstall(text: string, path: string, agent: string): string;
+  inspect(text: string, path: string, wiring: Wiring): WiringReport;
+}
+
+const CLAUDE_SHAPE: HooksDialect = {
+  install: installClaudeHooks,
+  uninstall: uninstallClaudeHooks,
+  inspect: inspectClaudeHooks,
+};
+
+const CURSOR_SHAPE: HooksDialect = {
+  install: installCursorHooks,
+  uninstall: uninstallCursorHooks,
+  inspect: inspectCursorHooks,
+};
+
+/** Whether a hooks file carries a tma entry (any wrapper path). */
+async function hooksWired(
+  env: AgentEnv,
+  file: { agent: AgentName; path: string; events: readonly string[]; dialect: HooksDialect },
+): Promise<boolean> {
+  const text = await env.read(file.path);
+  return text !== null &&
+    file.dialect.inspect(text, file.path, wiring(file.agent, file.events, env.wrapperRef)).anyTma;
+}
+
+/** Whether a settings file's `statusLine.command` is tma's shim. */
+async function shimWired(env: AgentEnv, path: string): Promise<boolean> {
+  const text = await env.read(path);
+  if (text === null) return false;
+  const command = valueAt(parseDoc(path, text), ["statusLine", "command"]);
+  return typeof command === "string" && parseShim(command) !== undefined;
+}
+
+/** The edit that puts the statusline shim in (`statusline`) or takes it out. */
+function shimEdit(
+  env: AgentEnv,
+  agent: AgentName,
+  path: string,
+  statusline: boolean,
+): (text: string) => string {
+  return statusline
+    ? (text) => installShim(text, path, { agent, launcher: env.launcher })
+    : (text) => uninstallShim(text, path);
+}
+
+/** The `--check` findings on one agent, gathered file by file. */
+export class Inspection {
+  readonly lines: string[] = [];
+  complete = true;
+  any = false;
+
+  constructor(
+    readonly agent: AgentName,
+    readonly env: AgentEnv,
+    readonly options: { statusline: boolean; recorded?: StatuslineChoice },
+  ) {}
+
+  /** A hooks file: every event carries the current wrapper. */
+  async hooksFile(path: string, events: readonly string[], dialect: HooksDialect): Promise<void> {
+    const text = await this.env.read(path);
     if (text === null) {
-      complete = false;
-      lines.push(`${path}: absent`);
+      this.complete = false;
+      this.lines.push(`${path}: absent`);
       return;
     }
-    const report = inspect(text, path, wiring(agent, events, env.wrapperRef));
-    any ||= report.anyTma;
-    if (!isComplete(report)) complete = false;
-    lines.push(`${path}: ${describeReport(report, events.length)}`);
-  };
-  const shimFile = async (path: string) => {
+    const report = dialect.inspect(text, path, wiring(this.agent, events, this.env.wrapperRef));
+    this.any ||= report.anyTma;
+    if (!isComplete(report)) this.complete = false;
+    this.lines.push(`${path}: ${describeReport(report, events.length)}`);
+  }
+
+  /** A statusline shim: present when expected, absent when opted out. */
+  async shimFile(path: string): Promise<void> {
+    const { agent, env, options } = this;
     const text = await env.read(path);
     const state = text === null
       ? "absent"
       : inspectShim(text, path, { agent, launcher: env.launcher });
-    if (state !== "absent") any = true;
+    if (state !== "absent") this.any = true;
     if (options.statusline) {
-      if (state !== "present") complete = false;
+      if (state !== "present") this.complete = false;
       const command = text === null
         ? undefined
         : valueAt(parseDoc(path, text), ["statusLine", "command"]);
@@ -389,73 +249,286 @@ export async function inspectAgent(
         : options.recorded === "installed" && typeof command === "string"
         ? "clobbered (statusLine.command was replaced; rerun install-hooks to wrap the new command)"
         : "absent";
-      lines.push(`${path}: statusline shim ${why}`);
+      this.lines.push(`${path}: statusline shim ${why}`);
     } else {
-      if (state !== "absent") complete = false;
-      lines.push(
+      if (state !== "absent") this.complete = false;
+      this.lines.push(
         `${path}: statusline shim ${
           state === "absent" ? "absent (opted out)" : `${state}, though opted out`
         }`,
       );
     }
-  };
-  const managed = async (path: string, rendered: string) => {
-    const state = inspectManaged(await env.read(path), rendered);
-    if (state !== "current") complete = false;
-    if (state === "current" || state === "stale") any = true;
+  }
+
+  /** A file tma owns outright: current when it matches this build's rendering. */
+  async managedFile(path: string, rendered: string): Promise<void> {
+    const state = inspectManaged(await this.env.read(path), rendered);
+    if (state !== "current") this.complete = false;
+    if (state === "current" || state === "stale") this.any = true;
     const why = {
       current: "current",
       stale: "stale (older wrapper path or template; rerun install-hooks)",
       missing: "absent",
       foreign: "a hand-written file (not tma's)",
     }[state];
-    lines.push(`${path}: ${why}`);
-  };
-  try {
-    switch (agent) {
-      case "claude":
-        await hookFile(paths.claudeSettings, CLAUDE_EVENTS, inspectClaudeHooks);
-        await shimFile(paths.claudeSettings);
-        break;
-      case "gemini":
-        await hookFile(paths.geminiSettings, GEMINI_EVENTS, inspectClaudeHooks);
-        break;
-      case "codex": {
-        const text = await env.read(paths.codexConfig);
-        const state = text === null ? undefined : readNotify(text, paths.codexConfig);
-        const desired = [env.wrapperRef, "codex", "notify"];
-        if (state?.kind === "tma") {
-          any = true;
-          const current = JSON.stringify(state.value) === JSON.stringify(desired);
-          if (!current) complete = false;
-          lines.push(
-            `${paths.codexConfig}: notify ${current ? "current" : `stale (${state.wrapper})`}`,
-          );
-        } else {
-          complete = false;
-          lines.push(
-            `${paths.codexConfig}: notify ${
-              state?.kind === "foreign" ? "is another program's" : "absent"
-            }`,
-          );
-        }
-        await hookFile(paths.codexHooks, CODEX_EVENTS, inspectClaudeHooks);
-        break;
-      }
-      case "cursor":
-        await hookFile(paths.cursorHooks, CURSOR_EVENTS, inspectCursorHooks);
-        await shimFile(paths.cursorCliConfig);
-        break;
-      case "opencode":
-        await managed(paths.opencodePlugin, renderOpencodePlugin(env.wrapperRef));
-        break;
-      case "pi":
-        await managed(paths.piExtension, renderPiExtension(env.wrapperRef));
-        break;
+    this.lines.push(`${path}: ${why}`);
+  }
+
+  /** Codex's `notify` in config.toml: tma's wrapper with this build's arguments. */
+  async codexNotify(path: string): Promise<void> {
+    const text = await this.env.read(path);
+    const state = text === null ? undefined : readNotify(text, path);
+    const desired = [this.env.wrapperRef, "codex", "notify"];
+    if (state?.kind === "tma") {
+      this.any = true;
+      const current = JSON.stringify(state.value) === JSON.stringify(desired);
+      if (!current) this.complete = false;
+      this.lines.push(`${path}: notify ${current ? "current" : `stale (${state.wrapper})`}`);
+    } else {
+      this.complete = false;
+      this.lines.push(
+        `${path}: notify ${state?.kind === "foreign" ? "is another program's" : "absent"}`,
+      );
     }
+  }
+}
+
+/** How install-hooks handles one agent's files. */
+export interface AgentFiles {
+  /** Plans an install; `statusline` says whether the shim goes in (else out). */
+  install(env: AgentEnv, options: { statusline: boolean }): Promise<AgentPlan>;
+  /** Plans an uninstall: every tma entry goes, the shim unwinds, tma's files are deleted. */
+  uninstall(env: AgentEnv): Promise<AgentPlan>;
+  /** Whether the agent's files carry any tma wiring (any wrapper path). */
+  isWired(env: AgentEnv): Promise<boolean>;
+  /** Adds the agent's `--check` findings. */
+  inspect(check: Inspection): Promise<void>;
+}
+
+function plan(changes: (FileChange | undefined)[], notes: string[] = []): AgentPlan {
+  return { changes: changes.filter((c): c is FileChange => c !== undefined), notes };
+}
+
+/**
+ * An agent whose one hooks file, in Claude's shape, is its whole wiring
+ * (Gemini's settings.json), with an optional caveat printed on install.
+ */
+function hooksFileAgent(
+  agent: AgentName,
+  file: { path: (paths: InstallPaths) => string; events: readonly string[]; caveat?: string },
+): AgentFiles {
+  const hooks = (env: AgentEnv) => ({
+    agent,
+    path: file.path(env.paths),
+    events: file.events,
+    dialect: CLAUDE_SHAPE,
+  });
+  return {
+    install: async (env) => {
+      const path = file.path(env.paths);
+      const edit = (text: string) =>
+        installClaudeHooks(text, path, wiring(agent, file.events, env.wrapperRef));
+      return plan([await editJson(env, path, edit)], file.caveat ? [file.caveat] : []);
+    },
+    uninstall: async (env) => {
+      const path = file.path(env.paths);
+      return plan(await unwireJson(env, path, (text) => uninstallClaudeHooks(text, path, agent)));
+    },
+    isWired: (env) => hooksWired(env, hooks(env)),
+    inspect: (check) => check.hooksFile(file.path(check.env.paths), file.events, CLAUDE_SHAPE),
+  };
+}
+
+/**
+ * An agent wired by one file tma owns outright, rendered from a bundled
+ * template (OpenCode's plugin, pi's extension).
+ */
+function managedFileAgent(
+  file: { path: (paths: InstallPaths) => string; flag: string; render(wrapperRef: string): string },
+): AgentFiles {
+  return {
+    install: async (env) => {
+      const path = file.path(env.paths);
+      const before = await env.read(path);
+      const after = installManaged(before, file.render(env.wrapperRef), { path, flag: file.flag });
+      return plan([{ path, before, after, mode: 0o644, backup: false }]);
+    },
+    uninstall: async (env) => {
+      const path = file.path(env.paths);
+      const before = await env.read(path);
+      const after = uninstallManaged(before, { path, flag: file.flag });
+      return plan(before === null ? [] : [{ path, before, after, backup: false }]);
+    },
+    isWired: async (env) => {
+      const text = await env.read(file.path(env.paths));
+      return text !== null && isManaged(text);
+    },
+    inspect: (check) =>
+      check.managedFile(file.path(check.env.paths), file.render(check.env.wrapperRef)),
+  };
+}
+
+/** Every agent's files, by agent. */
+export const AGENT_FILES: Readonly<Record<AgentName, AgentFiles>> = {
+  claude: {
+    install: async (env, { statusline }) => {
+      const path = env.paths.claudeSettings;
+      const shim = shimEdit(env, "claude", path, statusline);
+      const edit = (text: string) =>
+        shim(installClaudeHooks(text, path, wiring("claude", CLAUDE_EVENTS, env.wrapperRef)));
+      return plan([await editJson(env, path, edit)], statusline ? [statuslineNote("claude")] : []);
+    },
+    uninstall: async (env) => {
+      const path = env.paths.claudeSettings;
+      const edit = (text: string) =>
+        uninstallShim(uninstallClaudeHooks(text, path, "claude"), path);
+      return plan(await unwireJson(env, path, edit));
+    },
+    isWired: async (env) => {
+      const path = env.paths.claudeSettings;
+      return (await hooksWired(env, {
+        agent: "claude",
+        path,
+        events: CLAUDE_EVENTS,
+        dialect: CLAUDE_SHAPE,
+      })) || (await shimWired(env, path));
+    },
+    inspect: async (check) => {
+      await check.hooksFile(check.env.paths.claudeSettings, CLAUDE_EVENTS, CLAUDE_SHAPE);
+      await check.shimFile(check.env.paths.claudeSettings);
+    },
+  },
+  gemini: hooksFileAgent("gemini", {
+    path: (paths) => paths.geminiSettings,
+    events: GEMINI_EVENTS,
+    caveat: CAVEATS.gemini,
+  }),
+  codex: {
+    install: async (env) => {
+      const { codexConfig, codexHooks } = env.paths;
+      const before = await env.read(codexConfig);
+      const notify: FileChange = {
+        path: codexConfig,
+        before,
+        after: installCodexNotify(before ?? "", codexConfig, env.wrapperRef),
+        backup: true,
+      };
+      const edit = (text: string) =>
+        installClaudeHooks(text, codexHooks, wiring("codex", CODEX_EVENTS, env.wrapperRef));
+      return plan([notify, await editJson(env, codexHooks, edit)], [CAVEATS.codex!]);
+    },
+    uninstall: async (env) => {
+      const { codexConfig, codexHooks } = env.paths;
+      const changes: FileChange[] = [];
+      const before = await env.read(codexConfig);
+      if (before !== null) {
+        const change: FileChange = {
+          path: codexConfig,
+          before,
+          after: uninstallCodexNotify(before, codexConfig),
+          backup: true,
+        };
+        changes.push(await settle(env, change, (text) => text.trim() === ""));
+      }
+      const edit = (text: string) => uninstallClaudeHooks(text, codexHooks, "codex");
+      return plan([...changes, ...await unwireJson(env, codexHooks, edit)]);
+    },
+    isWired: async (env) => {
+      const config = await env.read(env.paths.codexConfig);
+      if (config !== null && readNotify(config, env.paths.codexConfig).kind === "tma") return true;
+      return await hooksWired(env, {
+        agent: "codex",
+        path: env.paths.codexHooks,
+        events: CODEX_EVENTS,
+        dialect: CLAUDE_SHAPE,
+      });
+    },
+    inspect: async (check) => {
+      await check.codexNotify(check.env.paths.codexConfig);
+      await check.hooksFile(check.env.paths.codexHooks, CODEX_EVENTS, CLAUDE_SHAPE);
+    },
+  },
+  cursor: {
+    install: async (env, { statusline }) => {
+      const { cursorHooks, cursorCliConfig } = env.paths;
+      const edit = (text: string) =>
+        installCursorHooks(text, cursorHooks, wiring("cursor", CURSOR_EVENTS, env.wrapperRef));
+      const hooks = await editJson(env, cursorHooks, edit);
+      // cli-config.json is created for the shim, and never just to opt out.
+      const shim = shimEdit(env, "cursor", cursorCliConfig, statusline);
+      const cli = await editJson(env, cursorCliConfig, shim, statusline);
+      if (cli === undefined || statusline) {
+        return plan([hooks, cli], statusline ? [statuslineNote("cursor")] : []);
+      }
+      return plan([hooks, await settle(env, cli, (text) => isEmptyObject(cli.path, text))]);
+    },
+    uninstall: async (env) => {
+      const { cursorHooks, cursorCliConfig } = env.paths;
+      return plan([
+        ...await unwireJson(
+          env,
+          cursorHooks,
+          (t) => uninstallCursorHooks(t, cursorHooks, "cursor"),
+        ),
+        ...await unwireJson(env, cursorCliConfig, (t) => uninstallShim(t, cursorCliConfig)),
+      ]);
+    },
+    isWired: async (env) =>
+      (await hooksWired(env, {
+        agent: "cursor",
+        path: env.paths.cursorHooks,
+        events: CURSOR_EVENTS,
+        dialect: CURSOR_SHAPE,
+      })) || (await shimWired(env, env.paths.cursorCliConfig)),
+    inspect: async (check) => {
+      await check.hooksFile(check.env.paths.cursorHooks, CURSOR_EVENTS, CURSOR_SHAPE);
+      await check.shimFile(check.env.paths.cursorCliConfig);
+    },
+  },
+  opencode: managedFileAgent({
+    path: (paths) => paths.opencodePlugin,
+    flag: "--opencode-plugin",
+    render: renderOpencodePlugin,
+  }),
+  pi: managedFileAgent({
+    path: (paths) => paths.piExtension,
+    flag: "--pi-extension",
+    render: renderPiExtension,
+  }),
+};
+
+/** Plans an install. `statusline` says whether the claude/cursor shim goes in (else out). */
+export function planInstall(
+  agent: AgentName,
+  env: AgentEnv,
+  options: { statusline: boolean },
+): Promise<AgentPlan> {
+  return AGENT_FILES[agent].install(env, options);
+}
+
+/** Plans an uninstall: every tma entry goes, the shim unwinds, tma's files are deleted. */
+export function planUninstall(agent: AgentName, env: AgentEnv): Promise<AgentPlan> {
+  return AGENT_FILES[agent].uninstall(env);
+}
+
+/** Whether the agent's files carry any tma wiring (any wrapper path). */
+export function isWired(agent: AgentName, env: AgentEnv): Promise<boolean> {
+  return AGENT_FILES[agent].isWired(env);
+}
+
+/** Checks one agent. `statusline` says whether the shim is expected (claude, cursor). */
+export async function inspectAgent(
+  agent: AgentName,
+  env: AgentEnv,
+  options: { statusline: boolean; recorded?: StatuslineChoice },
+): Promise<AgentCheck> {
+  const check = new Inspection(agent, env, options);
+  try {
+    await AGENT_FILES[agent].inspect(check);
   } catch (error) {
     if (!(error instanceof InstallError)) throw error;
-    return { agent, state: "incomplete", lines: [...lines, error.message] };
+    return { agent, state: "incomplete", lines: [...check.lines, error.message] };
   }
+  const { any, complete, lines } = check;
   return { agent, state: !any ? "absent" : complete ? "wired" : "incomplete", lines };
 }

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../tests/harness/assert.ts";
-import { BUNDLED_AGENTS, BUNDLED_HOOKS } from "../assets/bundled.ts";
+import { BUNDLED_AGENTS, BUNDLED_INTEGRATIONS } from "../assets/bundled.ts";
 import { parseToml } from "../deps/toml.ts";
 import {
   AGENT_NAMES,
@@ -35,7 +35,7 @@ Deno.test("every event a bundled manifest maps is one install-hooks wires", () =
   }
 });
 
-Deno.test("I11: Claude's wired events are exactly the contract's ten", () => {
+Deno.test("install agents I11: Claude's wired events are exactly the contract's ten", () => {
   assertEquals([...CLAUDE_EVENTS].sort(), [
     "Notification",
     "PermissionRequest",
@@ -50,15 +50,15 @@ Deno.test("I11: Claude's wired events are exactly the contract's ten", () => {
   ]);
 });
 
-Deno.test("I41, I59: the bundled templates carry the banner and the wrapper token", () => {
+Deno.test("install agents I41, I59: the bundled templates carry the banner and the wrapper token", () => {
   for (const name of ["opencode-plugin.js", "pi-extension.js"]) {
-    const text = BUNDLED_HOOKS[name];
+    const text = BUNDLED_INTEGRATIONS[name];
     assert(text.startsWith("// tma:managed-file"), `${name} lacks the banner`);
     assert(text.includes(WRAPPER_TOKEN), `${name} lacks the token`);
     assert(renderTemplate(text, "/a/tma-hook").includes('const WRAPPER = "/a/tma-hook";'));
   }
 });
 
-Deno.test("I35: every Gemini event tma wires is one Gemini 0.61 accepts", () => {
+Deno.test("install agents I35: every Gemini event tma wires is one Gemini 0.61 accepts", () => {
   assertEquals(GEMINI_EVENTS.filter((e) => !GEMINI_ACCEPTED_EVENTS.includes(e)), []);
 });

@@ -1,51 +1,39 @@
 /**
- * The Claude-shape `hooks` block (I11, I23, I33): Claude Code's
- * `settings.json`, Codex's `hooks.json` and Gemini's `settings.json` all
- * hold `{"hooks": {"<Event>": [{"hooks": [{"type": "command", "command":
- * "…"}]}]}}`. tma adds one group per event with no matcher (the manifest
+ * The Claude-shape `hooks` block: Claude Code's `settings.json`, Codex's
+ * `hooks.json` and Gemini's `settings.json` all hold
+ * `{"hooks": {"<Event>": [{"hooks": [{"type": "command", "command": "…"}]}]}}`
+ * (I11, I23, I33). tma adds one group per event with no matcher (the manifest
  * applies matchers) and never `async` (Claude's `PermissionRequest` must
  * stamp the pane before the dialog draws).
  * @module
  */
+import { isObject } from "../core/object.ts";
 import { InstallError } from "./errors.ts";
 import { hookCommand, parseHookCommand } from "./hook_command.ts";
 import {
   insertValue,
   type JsonDoc,
   nodeAt,
+  objectAt,
   parseDoc,
   removeValue,
   replaceValue,
   valueAt,
 } from "./json_doc.ts";
-import type { Wiring, WiringReport } from "./wiring.ts";
+import { type FoundEntry, reportWiring, type Wiring, type WiringReport } from "./wiring.ts";
 
 /** One tma command found in a Claude-shape hooks block. */
-interface Found {
-  event: string;
+interface Found extends FoundEntry {
   group: number;
   hook: number;
-  command: string;
-  /** The event argument of the command (normally `event`). */
-  argEvent: string;
   async: boolean;
   matcher: unknown;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** Every tma entry for `agent`, in document order. */
 function findEntries(doc: JsonDoc, agent: string): Found[] {
-  const hooks = valueAt(doc, ["hooks"]);
+  const hooks = objectAt(doc, "hooks");
   if (hooks === undefined) return [];
-  if (!isObject(hooks)) {
-    throw new InstallError(
-      `${doc.path}: "hooks" is not an object; fix it by hand (tma left the file untouched)`,
-      doc.path,
-    );
-  }
   const found: Found[] = [];
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;
@@ -162,26 +150,10 @@ export function uninstallClaudeHooks(text: string, path: string, agent: string):
 /** Reads how far a Claude-shape text is wired. */
 export function inspectClaudeHooks(text: string, path: string, wiring: Wiring): WiringReport {
   const doc = parseDoc(path, text);
-  const entries = findEntries(doc, wiring.agent);
-  const report: WiringReport = {
-    current: [],
-    stale: [],
-    missing: [],
-    problems: [],
-    anyTma: entries.length > 0,
-    extra: [...new Set(retired(doc, wiring).map((f) => f.event))],
-  };
-  for (const event of wiring.events) {
-    const desired = hookCommand(wiring.wrapperRef, wiring.agent, event);
-    const mine = entries.filter((f) => f.event === event && f.argEvent === event);
-    if (mine.some((f) => f.command === desired)) report.current.push(event);
-    else if (mine.length > 0) report.stale.push(event);
-    else report.missing.push(event);
-    if (mine.length > 1) report.problems.push(`${event} is wired ${mine.length} times`);
-    if (mine.some((f) => f.async)) report.problems.push(`${event} entry is async (it must not be)`);
-    if (mine.some((f) => typeof f.matcher === "string" && f.matcher !== "" && f.matcher !== "*")) {
-      report.problems.push(`${event} entry sits under a matcher (tma applies its own)`);
-    }
-  }
-  return report;
+  return reportWiring(findEntries(doc, wiring.agent), wiring, (event, mine) => [
+    ...(mine.some((f) => f.async) ? [`${event} entry is async (it must not be)`] : []),
+    ...(mine.some((f) => typeof f.matcher === "string" && f.matcher !== "" && f.matcher !== "*")
+      ? [`${event} entry sits under a matcher (tma applies its own)`]
+      : []),
+  ]);
 }

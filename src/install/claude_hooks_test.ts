@@ -19,7 +19,7 @@ const USER = `{
 `;
 const wiring = { agent: "claude", events: CLAUDE_EVENTS, wrapperRef: "/opt/tma/tma-hook" };
 
-Deno.test("I11: install adds one unmatched group per event and keeps the user's hooks", () => {
+Deno.test("installClaudeHooks() I11: install adds one unmatched group per event and keeps the user's hooks", () => {
   const out = installClaudeHooks(USER, "s.json", wiring);
   const doc = JSON.parse(out.replace(/^\s*\/\/.*$/m, ""));
   for (const event of CLAUDE_EVENTS) {
@@ -40,14 +40,14 @@ Deno.test("I11: install adds one unmatched group per event and keeps the user's 
   );
 });
 
-Deno.test("I3: install is idempotent and uninstall gives back the original bytes", () => {
+Deno.test("installClaudeHooks() I3: install is idempotent and uninstall gives back the original bytes", () => {
   const once = installClaudeHooks(USER, "s.json", wiring);
   assertEquals(installClaudeHooks(once, "s.json", wiring), once);
   assertEquals(uninstallClaudeHooks(once, "s.json", "claude"), USER);
   assertEquals(uninstallClaudeHooks(USER, "s.json", "claude"), USER);
 });
 
-Deno.test("C78: an older wrapper path is repointed in place, and uninstall removes it too", () => {
+Deno.test("installClaudeHooks() C78: an older wrapper path is repointed in place, and uninstall removes it too", () => {
   const old = installClaudeHooks(USER, "s.json", { ...wiring, wrapperRef: "/old path/tma-hook" });
   const report = inspectClaudeHooks(old, "s.json", wiring);
   assertEquals(report.stale.length, CLAUDE_EVENTS.length);
@@ -60,7 +60,7 @@ Deno.test("C78: an older wrapper path is repointed in place, and uninstall remov
   assertEquals(uninstallClaudeHooks(old, "s.json", "claude"), USER);
 });
 
-Deno.test("I11: PermissionRequest loses an async flag; duplicates are dropped", () => {
+Deno.test("installClaudeHooks() I11: PermissionRequest loses an async flag; duplicates are dropped", () => {
   const text = JSON.stringify(
     {
       hooks: {
@@ -91,7 +91,7 @@ Deno.test("I11: PermissionRequest loses an async flag; duplicates are dropped", 
   assertEquals(inspectClaudeHooks(out, "s.json", wiring).problems, []);
 });
 
-Deno.test("R19: a broken or odd-shaped file is refused with its path", () => {
+Deno.test("installClaudeHooks() R19: a broken or odd-shaped file is refused with its path", () => {
   assertThrows(() => installClaudeHooks('{ "hooks": {', "/h/s.json", wiring), SettingsParseError);
   assertThrows(() => installClaudeHooks('{ "hooks": [] }', "/h/s.json", wiring), InstallError);
   assertThrows(
@@ -100,7 +100,7 @@ Deno.test("R19: a broken or odd-shaped file is refused with its path", () => {
   );
 });
 
-Deno.test("I33: an empty or absent file gets just tma's hooks, and uninstall leaves {}", () => {
+Deno.test("installClaudeHooks() I33: an empty or absent file gets just tma's hooks, and uninstall leaves {}", () => {
   const out = installClaudeHooks("", "g.json", {
     agent: "gemini",
     events: ["SessionStart"],
@@ -114,7 +114,7 @@ Deno.test("I33: an empty or absent file gets just tma's hooks, and uninstall lea
   assertEquals(uninstallClaudeHooks(out, "g.json", "gemini"), "{}\n");
 });
 
-Deno.test("I35: events tma no longer wires are reported by --check and removed by install", () => {
+Deno.test("installClaudeHooks() I35: events tma no longer wires are reported by --check and removed by install", () => {
   const gemini = {
     agent: "gemini",
     events: ["SessionStart", "AfterAgent"],

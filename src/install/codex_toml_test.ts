@@ -11,7 +11,7 @@ approval_policy = "on-request"
 command = "docs-mcp"
 `;
 
-Deno.test("I23: notify goes after the top-level keys, comments untouched, and comes back out", () => {
+Deno.test("installCodexNotify() I23: notify goes after the top-level keys, comments untouched, and comes back out", () => {
   const out = installCodexNotify(CONFIG, "c.toml", "/b/tma-hook");
   assertEquals(
     out,
@@ -22,7 +22,7 @@ Deno.test("I23: notify goes after the top-level keys, comments untouched, and co
   assertEquals(uninstallCodexNotify(out, "c.toml"), CONFIG);
 });
 
-Deno.test("I23: files without tables, without a final newline, or empty round-trip", () => {
+Deno.test("installCodexNotify() I23: files without tables, without a final newline, or empty round-trip", () => {
   for (
     const text of ['model = "m"', 'model = "m"\n', "", "[tui]\nx = 1\n", "# c\r\nmodel = 1\r\n"]
   ) {
@@ -32,7 +32,7 @@ Deno.test("I23: files without tables, without a final newline, or empty round-tr
   }
 });
 
-Deno.test("I23: an older tma notify (even multi-line) is repointed", () => {
+Deno.test("installCodexNotify() I23: an older tma notify (even multi-line) is repointed", () => {
   const old = 'notify = [\n  "/old/tma-hook",\n  "codex",\n  "notify",\n]\nmodel = "m"\n';
   assertEquals(
     installCodexNotify(old, "c.toml", "/new/tma-hook"),
@@ -40,7 +40,7 @@ Deno.test("I23: an older tma notify (even multi-line) is repointed", () => {
   );
 });
 
-Deno.test("R19: a foreign notify is refused, a broken file reports its line", () => {
+Deno.test("installCodexNotify() R19: a foreign notify is refused, a broken file reports its line", () => {
   const foreign = 'notify = ["notify-send", "Codex"]\n';
   const error = assertThrows(
     () => installCodexNotify(foreign, "/h/c.toml", "/b/tma-hook"),

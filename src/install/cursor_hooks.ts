@@ -5,31 +5,27 @@
  * key alone in the file removes it too.
  * @module
  */
+import { isObject } from "../core/object.ts";
 import { InstallError } from "./errors.ts";
 import { hookCommand, parseHookCommand } from "./hook_command.ts";
-import { insertValue, nodeAt, parseDoc, removeValue, replaceValue, valueAt } from "./json_doc.ts";
-import type { Wiring, WiringReport } from "./wiring.ts";
+import {
+  insertValue,
+  nodeAt,
+  objectAt,
+  parseDoc,
+  removeValue,
+  replaceValue,
+  valueAt,
+} from "./json_doc.ts";
+import { type FoundEntry, reportWiring, type Wiring, type WiringReport } from "./wiring.ts";
 
-interface Found {
-  event: string;
+interface Found extends FoundEntry {
   index: number;
-  command: string;
-  argEvent: string;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function findEntries(path: string, text: string, agent: string): Found[] {
-  const hooks = valueAt(parseDoc(path, text), ["hooks"]);
+  const hooks = objectAt(parseDoc(path, text), "hooks");
   if (hooks === undefined) return [];
-  if (!isObject(hooks)) {
-    throw new InstallError(
-      `${path}: "hooks" is not an object; fix it by hand (tma left the file untouched)`,
-      path,
-    );
-  }
   const found: Found[] = [];
   for (const [event, list] of Object.entries(hooks)) {
     if (!Array.isArray(list)) continue;
@@ -107,23 +103,8 @@ export function uninstallCursorHooks(text: string, path: string, agent: string):
 
 /** Reads how far Cursor's hooks.json is wired. */
 export function inspectCursorHooks(text: string, path: string, wiring: Wiring): WiringReport {
-  const entries = findEntries(path, text, wiring.agent);
-  const report: WiringReport = {
-    current: [],
-    stale: [],
-    missing: [],
-    problems: [],
-    anyTma: entries.length > 0,
-  };
+  const report = reportWiring(findEntries(path, text, wiring.agent), wiring);
   const version = valueAt(parseDoc(path, text), ["version"]);
-  for (const event of wiring.events) {
-    const desired = hookCommand(wiring.wrapperRef, wiring.agent, event);
-    const mine = entries.filter((f) => f.event === event && f.argEvent === event);
-    if (mine.some((f) => f.command === desired)) report.current.push(event);
-    else if (mine.length > 0) report.stale.push(event);
-    else report.missing.push(event);
-    if (mine.length > 1) report.problems.push(`${event} is wired ${mine.length} times`);
-  }
   if (report.anyTma && version !== 1) {
     report.problems.push(`"version" is ${JSON.stringify(version)}, not 1`);
   }

@@ -4,7 +4,7 @@ import { inspectCursorHooks, installCursorHooks, uninstallCursorHooks } from "./
 
 const wiring = { agent: "cursor", events: CURSOR_EVENTS, wrapperRef: "/b/tma-hook" };
 
-Deno.test("I51: Cursor's own shape, with version 1, and the user's hooks kept", () => {
+Deno.test("installCursorHooks() I51: Cursor's own shape, with version 1, and the user's hooks kept", () => {
   const user =
     '{\n  "version": 1,\n  "hooks": {\n    "stop": [\n      { "command": "./audit.sh" }\n    ]\n  }\n}\n';
   const out = installCursorHooks(user, "h.json", wiring);
@@ -17,7 +17,7 @@ Deno.test("I51: Cursor's own shape, with version 1, and the user's hooks kept", 
   assertEquals(inspectCursorHooks(out, "h.json", wiring).current.length, CURSOR_EVENTS.length);
 });
 
-Deno.test("I51: a version key tma added is removed when it is left alone", () => {
+Deno.test("installCursorHooks() I51: a version key tma added is removed when it is left alone", () => {
   const out = installCursorHooks("{}\n", "h.json", wiring);
   assertEquals(Object.keys(JSON.parse(out)), ["version", "hooks"]);
   assertEquals(uninstallCursorHooks(out, "h.json", "cursor"), "{}\n");

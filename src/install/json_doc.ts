@@ -21,7 +21,8 @@ import {
   parseTree,
   printParseErrorCode,
 } from "../deps/jsonc.ts";
-import { SettingsParseError } from "./errors.ts";
+import { isObject } from "../core/object.ts";
+import { InstallError, SettingsParseError } from "./errors.ts";
 
 /** A path into a JSON document: property names and array indexes. */
 export type JsonPath = (string | number)[];
@@ -105,6 +106,27 @@ export function nodeAt(doc: JsonDoc, path: JsonPath): JsoncNode | undefined {
 export function valueAt(doc: JsonDoc, path: JsonPath): unknown {
   const node = nodeAt(doc, path);
   return node === undefined ? undefined : nodeValue(node);
+}
+
+/**
+ * The object under a top-level `key`, undefined when the key is absent;
+ * anything else there is refused, since tma would have to guess how to edit
+ * it.
+ *
+ * ```ts
+ * objectAt(parseDoc("/h/settings.json", '{"hooks": {}}'), "hooks"); // {}
+ * ```
+ */
+export function objectAt(doc: JsonDoc, key: string): Record<string, unknown> | undefined {
+  const value = valueAt(doc, [key]);
+  if (value === undefined) return undefined;
+  if (!isObject(value)) {
+    throw new InstallError(
+      `${doc.path}: "${key}" is not an object; fix it by hand (tma left the file untouched)`,
+      doc.path,
+    );
+  }
+  return value;
 }
 
 /** Converts a syntax-tree node to a plain value. */

@@ -43,7 +43,7 @@ Deno.test("replaceValue() touches only the value, even on a one-line object", ()
   );
 });
 
-Deno.test("R19: parseDoc() reports the path, line and column of a broken file", () => {
+Deno.test("parseDoc() R19: reports the path, line and column of a broken file", () => {
   const error = assertThrows(
     () => parseDoc("/h/settings.json", '{\n  "a": 1,\n  "b" 2\n}'),
     SettingsParseError,

@@ -9,19 +9,11 @@
  * binary plus the documented permission set and the main module.
  * @module
  */
+import { RUN_PERMISSIONS } from "../core/permissions.ts";
 import { shellQuote, shellQuoteAlways } from "./shell.ts";
 
 /** The permission flags of `deno task tma` (never `-A`). */
-export const DENO_RUN_FLAGS: readonly string[] = [
-  "run",
-  "--quiet",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-net=127.0.0.1,localhost,[::1]",
-  "--allow-sys=hostname",
-];
+export const DENO_RUN_FLAGS: readonly string[] = ["run", "--quiet", ...RUN_PERMISSIONS];
 
 /** How to start tma from a shell. */
 export interface Launcher {

@@ -1,6 +1,6 @@
 /**
  * Files tma owns outright: the OpenCode plugin and the pi extension (I41,
- * I59), rendered from templates in `hooks/` with the wrapper reference
+ * I59), rendered from templates in `integrations/` with the wrapper reference
  * substituted for a token. Each opens with a banner marker; a file at the
  * same path without it is the user's own, and install and uninstall both
  * refuse to touch it.

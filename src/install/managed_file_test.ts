@@ -10,14 +10,14 @@ import {
 const TEMPLATE = '// tma:managed-file test v1\nconst WRAPPER = "@@TMA_WRAPPER@@";\n';
 const options = { path: "/h/tma.js", flag: "--pi-extension" };
 
-Deno.test("I41: the wrapper reference is substituted as a JS string literal", () => {
+Deno.test("installManaged() I41: the wrapper reference is substituted as a JS string literal", () => {
   assertEquals(
     renderTemplate(TEMPLATE, '/a "b"/tma-hook'),
     '// tma:managed-file test v1\nconst WRAPPER = "/a \\"b\\"/tma-hook";\n',
   );
 });
 
-Deno.test("I41, I59: install and uninstall refuse a hand-written file, and manage tma's own", () => {
+Deno.test("installManaged() I41, I59: install and uninstall refuse a hand-written file, and manage tma's own", () => {
   const rendered = renderTemplate(TEMPLATE, "/a/tma-hook");
   assertEquals(installManaged(null, rendered, options), rendered);
   assertEquals(

@@ -1,6 +1,6 @@
 /**
- * Where each agent's files live (C82, G33, I1): a flag beats its
- * environment variable, which beats the agent's own home.
+ * Where each agent's files live: a flag beats its environment variable, which
+ * beats the agent's own home (C82, G33, I1).
  * @module
  */
 import { type EnvReader, homeDir, installConfigDir, xdgConfigHome } from "../runtime/paths.ts";
@@ -49,10 +49,11 @@ export interface ResolvePathsOptions {
 }
 
 /**
- * The default wrapper path (I1): beside the `tma` executable when tma is a
- * compiled binary. Run from source (`deno run mod.ts`, where the executable
- * is deno itself) there is no tma file to sit beside, so the wrapper goes to
- * `~/.local/bin/tma-hook`, the per-user bin folder most shells put on PATH.
+ * The default wrapper path: beside the `tma` executable when tma is a
+ * compiled binary (I1). Run from source (`deno run mod.ts`, where the
+ * executable is deno itself) there is no tma file to sit beside, so the
+ * wrapper goes to `~/.local/bin/tma-hook`, the per-user bin folder most
+ * shells put on PATH.
  */
 export function defaultWrapperPath(env: EnvReader, execPath: string): string {
   const name = execPath.slice(execPath.lastIndexOf("/") + 1);

@@ -1,16 +1,16 @@
 /**
- * `tma install-hooks` (C76-C83): wires an agent's own config files to tma,
- * checks the wiring, or removes it. Every run plans first (reading only),
+ * `tma install-hooks`: wires an agent's own config files to tma, checks the
+ * wiring, or removes it (C76-C83). Every run plans first (reading only),
  * prints a unified diff of every file it would change and the tmux hooks it
  * would set, asks on a terminal (`--yes` skips the question; a non-terminal
  * without it declines and writes nothing), then writes atomically.
  * @module
  */
-import { UsageError } from "../core/errors.ts";
+import { type TmaError, UsageError } from "../core/errors.ts";
 import type { EnvReader } from "../runtime/paths.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { TmuxNoServerError, TmuxNotInstalledError, TmuxTimeoutError } from "../tmux/errors.ts";
-import { clearAgentOptions } from "../tmux/hooks.ts";
+import { clearAgentOptions } from "../tmux/global_hooks.ts";
 import {
   type AgentEnv,
   type AgentPlan,
@@ -42,8 +42,14 @@ import {
   durableRecipe,
   planAttentionHooks,
   type TmuxPlan,
-} from "./tmux_hooks.ts";
-import { resolveWrapperRef, wrapperChange, type WrapperStyle, wrapperText } from "./wrapper.ts";
+} from "./focus_hooks.ts";
+import {
+  resolveWrapperRef,
+  wrapperChange,
+  type WrapperRef,
+  type WrapperStyle,
+  wrapperText,
+} from "./wrapper.ts";
 
 /** What the user asked for (flags of C76-C83). */
 export interface InstallHooksRequest {
@@ -98,6 +104,30 @@ function agentEnv(deps: InstallHooksDeps, wrapperRef: string): AgentEnv {
   return { paths: deps.paths, wrapperRef, launcher: deps.launcher, read: readOrNull, exists };
 }
 
+/**
+ * How this run's configs name the wrapper: `--wrapper-ref`, else
+ * `[install] wrapper_ref`. `strict` (install) refuses a bare name that PATH
+ * does not resolve to the wrapper; check and uninstall only warn.
+ */
+function wrapperRefOf(
+  deps: InstallHooksDeps,
+  request: InstallHooksRequest,
+  strict: boolean,
+): Promise<WrapperRef> {
+  return resolveWrapperRef({
+    style: request.wrapperRef ?? deps.configWrapperRef,
+    wrapperPath: deps.paths.wrapper,
+    env: deps.env,
+    strict,
+  });
+}
+
+/** Whether an error only says tmux cannot be reached (absent, no server, too slow). */
+function tmuxUnreachable(error: unknown): error is TmaError {
+  return error instanceof TmuxNoServerError || error instanceof TmuxNotInstalledError ||
+    error instanceof TmuxTimeoutError;
+}
+
 async function wiredAgents(env: AgentEnv): Promise<AgentName[]> {
   const wired: AgentName[] = [];
   for (const agent of AGENT_NAMES) if (await isWired(agent, env)) wired.push(agent);
@@ -118,12 +148,7 @@ async function tmuxPlan(
     });
     return { server, plan };
   } catch (error) {
-    if (
-      error instanceof TmuxNoServerError || error instanceof TmuxNotInstalledError ||
-      error instanceof TmuxTimeoutError
-    ) {
-      return { skipped: `tmux hooks skipped: ${error.message}` };
-    }
+    if (tmuxUnreachable(error)) return { skipped: `tmux hooks skipped: ${error.message}` };
     throw error;
   }
 }
@@ -194,13 +219,7 @@ async function install(
   request: InstallHooksRequest,
   agents: AgentName[],
 ): Promise<number> {
-  const style = request.wrapperRef ?? deps.configWrapperRef;
-  const ref = await resolveWrapperRef({
-    style,
-    wrapperPath: deps.paths.wrapper,
-    env: deps.env,
-    strict: true,
-  });
+  const ref = await wrapperRefOf(deps, request, true);
   for (const warning of ref.warnings) deps.err(`tma: warning: ${warning}\n`);
   const env = agentEnv(deps, ref.ref);
   const stateFile = await readStatusState(deps);
@@ -249,13 +268,7 @@ async function uninstall(
   request: InstallHooksRequest,
   agents: AgentName[],
 ): Promise<number> {
-  const style = request.wrapperRef ?? deps.configWrapperRef;
-  const ref = await resolveWrapperRef({
-    style,
-    wrapperPath: deps.paths.wrapper,
-    env: deps.env,
-    strict: false,
-  });
+  const ref = await wrapperRefOf(deps, request, false);
   const env = agentEnv(deps, ref.ref);
   const plans: AgentPlan[] = [];
   for (const agent of agents) plans.push(await planUninstall(agent, env));
@@ -302,13 +315,7 @@ async function check(
   request: InstallHooksRequest,
   named: AgentName | undefined,
 ): Promise<number> {
-  const style = request.wrapperRef ?? deps.configWrapperRef;
-  const ref = await resolveWrapperRef({
-    style,
-    wrapperPath: deps.paths.wrapper,
-    env: deps.env,
-    strict: false,
-  });
+  const ref = await wrapperRefOf(deps, request, false);
   const env = agentEnv(deps, ref.ref);
   const recorded = (await readStatusState(deps)).state;
   const agents = named ? [named] : request.all ? await wiredAgents(env) : [...AGENT_NAMES];
@@ -351,10 +358,7 @@ async function check(
       for (const line of durableRecipe(deps.launcher)) deps.out(`  ${line}\n`);
     }
   } catch (error) {
-    if (
-      !(error instanceof TmuxNoServerError || error instanceof TmuxNotInstalledError ||
-        error instanceof TmuxTimeoutError)
-    ) throw error;
+    if (!tmuxUnreachable(error)) throw error;
     deps.out(`tmux: not checked (${error.message})\n`);
   }
   for (const agent of agents) {
@@ -389,14 +393,7 @@ export async function runInstallHooks(
   if (request.check) return await check(deps, request, named);
   let agents: AgentName[];
   if (request.all) {
-    const style = request.wrapperRef ?? deps.configWrapperRef;
-    const ref = await resolveWrapperRef({
-      style,
-      wrapperPath: deps.paths.wrapper,
-      env: deps.env,
-      strict: false,
-    });
-    agents = await wiredAgents(agentEnv(deps, ref.ref));
+    agents = await wiredAgents(agentEnv(deps, (await wrapperRefOf(deps, request, false)).ref));
     if (agents.length === 0) {
       deps.out("tma: no agent carries tma wiring; name one (tma install-hooks AGENT)\n");
       return request.uninstall ? OK : INCOMPLETE;

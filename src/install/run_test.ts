@@ -28,7 +28,7 @@ async function fixture(answer: boolean | undefined) {
 
 const request = { agent: "pi", check: false, uninstall: false, all: false, yes: false };
 
-Deno.test("C76: on a terminal the diff is shown and a no writes nothing", async () => {
+Deno.test("runInstallHooks() C76: on a terminal the diff is shown and a no writes nothing", async () => {
   const { home, deps, out, asked } = await fixture(false);
   try {
     assertEquals(await runInstallHooks(request, deps), 1);
@@ -41,7 +41,7 @@ Deno.test("C76: on a terminal the diff is shown and a no writes nothing", async 
   }
 });
 
-Deno.test("C76: on a terminal a yes writes, and a second run asks nothing", async () => {
+Deno.test("runInstallHooks() C76: on a terminal a yes writes, and a second run asks nothing", async () => {
   const { home, deps, out, asked } = await fixture(true);
   try {
     assertEquals(await runInstallHooks(request, deps), 0);

@@ -17,7 +17,7 @@ Deno.test("splitShellWords() undoes shellQuote and refuses operators", () => {
   assertEquals(splitShellWords("'unbalanced"), undefined);
 });
 
-Deno.test("I1: tma entries are recognised by wrapper name and agent, at any path", () => {
+Deno.test("shell words I1: tma entries are recognised by wrapper name and agent, at any path", () => {
   assertEquals(hookCommand("/b/tma-hook", "claude", "Stop"), "/b/tma-hook claude Stop");
   assertEquals(parseHookCommand("'/old place/tma-hook' claude Stop"), {
     wrapper: "/old place/tma-hook",

@@ -14,7 +14,7 @@
  * @module
  */
 import { InstallError } from "./errors.ts";
-import { insertValue, nodeAt, parseDoc, removeValue, replaceValue, valueAt } from "./json_doc.ts";
+import { insertValue, nodeAt, objectAt, parseDoc, removeValue, replaceValue } from "./json_doc.ts";
 import { type Launcher, launcherSetup } from "./launcher.ts";
 
 /** The marker the shim opens with. */
@@ -52,6 +52,7 @@ export interface ParsedShim {
  * user's own command.
  *
  * ```ts
+ * const launcher = { argv: ["/usr/local/bin/tma"], requires: ["/usr/local/bin/tma"] };
  * parseShim(buildShim("claude", launcher, "~/bin/sl.sh"))?.inner; // "~/bin/sl.sh"
  * ```
  */
@@ -68,20 +69,8 @@ export function parseShim(command: string): ParsedShim | undefined {
 /** What `inspectShim` finds. */
 export type ShimState = "present" | "stale" | "absent";
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function statusLineOf(path: string, text: string): Record<string, unknown> | undefined {
-  const value = valueAt(parseDoc(path, text), ["statusLine"]);
-  if (value === undefined) return undefined;
-  if (!isObject(value)) {
-    throw new InstallError(
-      `${path}: "statusLine" is not an object; fix it by hand (tma left the file untouched)`,
-      path,
-    );
-  }
-  return value;
+  return objectAt(parseDoc(path, text), "statusLine");
 }
 
 /** Options of the shim editors. */

@@ -10,7 +10,7 @@ import {
 
 const launcher: Launcher = { argv: ["/opt/tma/tma"], requires: ["/opt/tma/tma"] };
 
-Deno.test("I7: the shim keeps the user's command verbatim and finds it again", () => {
+Deno.test("statusline shim I7: the shim keeps the user's command verbatim and finds it again", () => {
   const inner = `jq -r '.model.display_name' | sed "s/^/[/" # tail comment`;
   const shim = buildShim("claude", launcher, inner);
   assertEquals(parseShim(shim), { agent: "claude", inner });
@@ -22,7 +22,7 @@ Deno.test("I7: the shim keeps the user's command verbatim and finds it again", (
   assertStringIncludes(shim, 'event --agent claude --kind context --pane "$TMUX_PANE" --payload -');
 });
 
-Deno.test("I7: install wraps, re-install is a no-op, uninstall unwinds; siblings byte-faithful", () => {
+Deno.test("statusline shim I7: install wraps, re-install is a no-op, uninstall unwinds; siblings byte-faithful", () => {
   const text = '{\n  "statusLine": { "type": "command", "command": "~/sl.sh", "padding": 2 }\n}\n';
   const out = installShim(text, "s.json", { agent: "claude", launcher });
   assertEquals(
@@ -35,7 +35,7 @@ Deno.test("I7: install wraps, re-install is a no-op, uninstall unwinds; siblings
   assertEquals(uninstallShim(out, "s.json"), text);
 });
 
-Deno.test("I7: a moved binary reads stale and a re-install keeps a hand-edited inner command", () => {
+Deno.test("statusline shim I7: a moved binary reads stale and a re-install keeps a hand-edited inner command", () => {
   const text = '{ "statusLine": { "type": "command", "command": "old.sh" } }';
   const out = installShim(text, "s.json", { agent: "claude", launcher });
   const edited = out.replace("old.sh", "new.sh");
@@ -46,7 +46,7 @@ Deno.test("I7: a moved binary reads stale and a re-install keeps a hand-edited i
   assertEquals(uninstallShim(again, "s.json"), text.replace("old.sh", "new.sh"));
 });
 
-Deno.test("I7: with no statusLine the shim is tma alone and uninstall removes what it added", () => {
+Deno.test("statusline shim I7: with no statusLine the shim is tma alone and uninstall removes what it added", () => {
   const text = '{\n  "model": "x"\n}\n';
   const out = installShim(text, "s.json", { agent: "cursor", launcher });
   assertEquals(JSON.parse(out).statusLine.type, "command");
@@ -66,7 +66,7 @@ async function runSh(script: string, stdin: string, env: Record<string, string>)
   return new TextDecoder().decode((await child.output()).stdout);
 }
 
-Deno.test("I7: the shim forwards the payload to tma event and pipes the same bytes to the user's command", async () => {
+Deno.test("statusline shim I7: the shim forwards the payload to tma event and pipes the same bytes to the user's command", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tma-shim-" });
   try {
     const recorder = `${dir}/tma`;

@@ -1,7 +1,7 @@
 /**
- * `statusline-state.toml` (C80, G32): per agent, whether the user keeps the
- * statusline context shim (`installed`) or opted out (`opted-out`), so later
- * runs, `--all` included, honour the choice.
+ * `statusline-state.toml`: per agent, whether the user keeps the statusline
+ * context shim (`installed`) or opted out (`opted-out`), so later runs,
+ * `--all` included, honour the choice (C80, G32).
  * @module
  */
 import { parseToml } from "../deps/toml.ts";

@@ -4,6 +4,7 @@
  * every editor so `--check` reads the same way for all of them.
  * @module
  */
+import { hookCommand } from "./hook_command.ts";
 
 /** The wiring one editor is asked to write or verify. */
 export interface Wiring {
@@ -26,7 +27,7 @@ export interface WiringReport {
    * Events that carry a tma entry tma no longer wires (for example events the
    * agent's current build rejects at start); install-hooks removes them.
    */
-  extra?: string[];
+  extra: string[];
   /** Other defects of tma's own entries (a matcher, `async`), one line each. */
   problems: string[];
   /** Whether the file holds any tma entry for this agent at all. */
@@ -36,7 +37,7 @@ export interface WiringReport {
 /** Whether a report says "fully wired, nothing to fix". */
 export function isComplete(report: WiringReport): boolean {
   return report.stale.length === 0 && report.missing.length === 0 &&
-    report.problems.length === 0 && (report.extra ?? []).length === 0;
+    report.problems.length === 0 && report.extra.length === 0;
 }
 
 /**
@@ -49,10 +50,55 @@ export function describeReport(report: WiringReport, total: number): string {
   const parts = [`${report.current.length}/${total} events current${wired}`];
   if (report.stale.length) parts.push(`stale (older wrapper path): ${report.stale.join(", ")}`);
   if (report.missing.length) parts.push(`missing: ${report.missing.join(", ")}`);
-  const extra = report.extra ?? [];
-  if (extra.length) {
-    parts.push(`no longer wired: ${extra.join(", ")} (rerun install-hooks to remove them)`);
+  if (report.extra.length) {
+    parts.push(`no longer wired: ${report.extra.join(", ")} (rerun install-hooks to remove them)`);
   }
   parts.push(...report.problems);
   return parts.join("; ");
+}
+
+/** One tma entry an editor found in a hooks file. */
+export interface FoundEntry {
+  /** The event key the entry sits under. */
+  event: string;
+  command: string;
+  /** The event argument of the command (normally `event`). */
+  argEvent: string;
+}
+
+/**
+ * The report on a file's tma entries against the wiring wanted:
+ * per event, current, stale or missing, and wired more than once;
+ * `problemsOf` adds an editor's own defects of one event's entries.
+ *
+ * ```ts
+ * const wiring = { agent: "claude", events: ["Stop"], wrapperRef: "/b/tma-hook" };
+ * reportWiring([], wiring).missing; // ["Stop"]
+ * ```
+ */
+export function reportWiring<E extends FoundEntry>(
+  entries: readonly E[],
+  wiring: Wiring,
+  problemsOf: (event: string, mine: readonly E[]) => string[] = () => [],
+): WiringReport {
+  const report: WiringReport = {
+    current: [],
+    stale: [],
+    missing: [],
+    problems: [],
+    anyTma: entries.length > 0,
+    extra: [
+      ...new Set(entries.filter((f) => !wiring.events.includes(f.event)).map((f) => f.event)),
+    ],
+  };
+  for (const event of wiring.events) {
+    const desired = hookCommand(wiring.wrapperRef, wiring.agent, event);
+    const mine = entries.filter((f) => f.event === event && f.argEvent === event);
+    if (mine.some((f) => f.command === desired)) report.current.push(event);
+    else if (mine.length > 0) report.stale.push(event);
+    else report.missing.push(event);
+    if (mine.length > 1) report.problems.push(`${event} is wired ${mine.length} times`);
+    report.problems.push(...problemsOf(event, mine));
+  }
+  return report;
 }

@@ -7,10 +7,11 @@ const report = (extra: Partial<WiringReport>): WiringReport => ({
   missing: [],
   problems: [],
   anyTma: true,
+  extra: [],
   ...extra,
 });
 
-Deno.test("C77: --check names the wired events, and events tma no longer wires", () => {
+Deno.test("describeReport() C77: --check names the wired events, and events tma no longer wires", () => {
   assertEquals(describeReport(report({}), 2), "2/2 events current (SessionStart, Stop)");
   const extra = report({ extra: ["SubagentStart"] });
   assertEquals(

@@ -5,7 +5,7 @@
  * moved tma never surfaces as a hook failure.
  * @module
  */
-import { BUNDLED_HOOKS } from "../assets/bundled.ts";
+import { BUNDLED_INTEGRATIONS } from "../assets/bundled.ts";
 import type { EnvReader } from "../runtime/paths.ts";
 import { InstallError } from "./errors.ts";
 import type { FileChange } from "./files.ts";
@@ -17,7 +17,7 @@ export type WrapperStyle = "absolute" | "bare";
 
 /** The bundled wrapper text. */
 export function wrapperText(): string {
-  const text = BUNDLED_HOOKS[WRAPPER_NAME];
+  const text = BUNDLED_INTEGRATIONS[WRAPPER_NAME];
   if (text === undefined) {
     throw new InstallError(
       `this build of tma lacks the bundled ${WRAPPER_NAME} wrapper (run deno task embed)`,
@@ -31,7 +31,7 @@ export function wrapperChange(path: string, before: string | null): FileChange {
   return { path, before, after: wrapperText(), mode: 0o755, backup: false };
 }
 
-/** Immutable package stores (I2): a path inside one changes with every rebuild. */
+/** Immutable package stores: a path inside one changes with every rebuild (I2). */
 const STORES = ["/nix/store/", "/gnu/store/"];
 
 async function realOrSelf(path: string): Promise<string> {

@@ -1,7 +1,8 @@
 /**
- * Captures the screens of several panes in one tmux invocation (D26, D52):
+ * Captures the screens of several panes in one tmux invocation:
  * `capture-pane -p -e -S -50` per pane, separated by marker lines that a
- * screen cannot contain (a random nonce printed by `display-message`).
+ * screen cannot contain (a random nonce printed by `display-message`) (D26,
+ * D52).
  * @module
  */
 import { readMarkers, runTmuxScript, type TmuxServer } from "./exec.ts";
@@ -14,6 +15,7 @@ export const CAPTURE_HISTORY_LINES = 50;
  * capture is simply missing from the result.
  *
  * ```ts
+ * const server = { bin: "tmux", socketName: "work" };
  * const screens = await capturePanes(server, ["%1", "%2"]);
  * screens.get("%1"); // the raw capture with ANSI
  * ```

@@ -43,8 +43,8 @@ export class TmuxCommandError extends TmaError {
 }
 
 /**
- * A client/server protocol mismatch (C10): the client binary is not the
- * server's version. Exit 13.
+ * A client/server protocol mismatch: the client binary is not the server's
+ * version (C10). Exit 13.
  */
 export class TmuxVersionMismatchError extends TmaError {
   constructor(bin: string, detail: string) {

@@ -26,7 +26,7 @@ export interface TmuxServer {
   socketPath?: string;
 }
 
-/** The per-command timeout (D62): an unresponsive server is an error, never a hang. */
+/** The per-command timeout: an unresponsive server is an error, never a hang (D62). */
 export const TMUX_TIMEOUT_MS = 3000;
 
 /**

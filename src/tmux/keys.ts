@@ -1,6 +1,6 @@
 /**
- * The keystroke adapter (A19, A20, R6): the only module that builds a tmux
- * `send-keys` command. Every key tma ever types into a pane goes through
+ * The keystroke adapter: the only module that builds a tmux `send-keys`
+ * command (A19, A20, R6). Every key tma ever types into a pane goes through
  * here, and only `tma act` calls it; a source-guard test keeps the word out
  * of every other file under `src/`.
  *
@@ -10,7 +10,7 @@
  * ```
  * @module
  */
-import { TEXT_PLACEHOLDER } from "../core/manifest/action_schema.ts";
+import { TEXT_PLACEHOLDER } from "../core/manifest/action_vocabulary.ts";
 import { classifyFailure, runTmux, type TmuxServer } from "./exec.ts";
 
 /** What a delivery did: the keys went out, or the pane was gone. */
@@ -33,9 +33,9 @@ export function tmuxArg(value: string): string {
 }
 
 /**
- * The arguments of one `send-keys` with named-key interpretation (A19): each
- * element is one key name or string (`Enter`, `Escape`, `C-c`, `/compact`).
- * `--` ends the flags, so an element that starts with `-` is a key, not a flag.
+ * The arguments of one `send-keys` with named-key interpretation: each element
+ * is one key name or string (`Enter`, `Escape`, `C-c`, `/compact`) (A19). `--`
+ * ends the flags, so an element that starts with `-` is a key, not a flag.
  */
 export function sendKeysArgs(pane: string, keys: readonly string[]): string[] {
   return [SEND_KEYS, "-t", pane, "--", ...keys.map(tmuxArg)];

@@ -1,6 +1,6 @@
 /**
- * The one `list-panes -a` of a cycle (D52): every fact detection needs, and
- * every `@agent_*` option, for every pane of the server, in one call.
+ * The one `list-panes -a` of a cycle: every fact detection needs, and every
+ * `@agent_*` option, for every pane of the server, in one call (D52).
  * @module
  */
 import { PANE_OPTIONS, type PaneFacts, type PaneOptions } from "../core/snapshot.ts";

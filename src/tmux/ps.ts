@@ -1,7 +1,7 @@
 /**
- * The one process snapshot of a cycle (D29): a single `ps` over every
- * process, never a scan per pane. Lives beside the tmux runner because it is
- * the other process tma spawns on every cycle.
+ * The one process snapshot of a cycle: a single `ps` over every process,
+ * never a scan per pane (D29). Lives beside the tmux runner because it is the
+ * other process tma spawns on every cycle.
  * @module
  */
 import type { ProcessInfo } from "../core/snapshot.ts";

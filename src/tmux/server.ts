@@ -1,5 +1,5 @@
 /**
- * Server selection (C3, C4, C10, G21): which tmux binary, and which server.
+ * Server selection: which tmux binary, and which server (C3, C4, C10, G21).
  * @module
  */
 import { UsageError } from "../core/errors.ts";
@@ -33,4 +33,37 @@ export function resolveServer(selection: ServerSelection): TmuxServer {
   if (selection.socketName) return { bin, socketName: selection.socketName };
   if (selection.envSocketPath) return { bin, socketPath: selection.envSocketPath };
   return { bin };
+}
+
+/** The global flags that pick a server (C3, C4). */
+export interface ServerFlags {
+  socketName?: string;
+  socketPath?: string;
+}
+
+/** Where `serverFromGlobals` reads the rest of the selection. */
+export interface ServerSources {
+  /** The environment, for `TMA_SOCKET_PATH` and `TMA_TMUX_BIN`. */
+  env(name: string): string | undefined;
+  /** `[tmux] bin` from config.toml, when the caller read it. */
+  configBin?: string;
+}
+
+/**
+ * Resolves the server a command targets from its global flags, the
+ * environment and the config's `[tmux] bin`: the one spelling of that
+ * selection for every command and hook.
+ *
+ * ```ts
+ * serverFromGlobals({ socketName: "work" }, { env: () => undefined }); // { bin: "tmux", socketName: "work" }
+ * ```
+ */
+export function serverFromGlobals(globals: ServerFlags, sources: ServerSources): TmuxServer {
+  return resolveServer({
+    socketName: globals.socketName,
+    socketPath: globals.socketPath,
+    envSocketPath: sources.env("TMA_SOCKET_PATH"),
+    envBin: sources.env("TMA_TMUX_BIN"),
+    configBin: sources.configBin,
+  });
 }

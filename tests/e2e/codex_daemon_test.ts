@@ -17,7 +17,7 @@
  */
 
 import { type AgentDriver, type AgentRun, AGENTS, PROJECT_NAME } from "./agents.ts";
-import { assert } from "./assert.ts";
+import { assert } from "../harness/assert.ts";
 import {
   killRunProcesses,
   newTmpLeftovers,

@@ -7,7 +7,7 @@
  * An agent that `deno task e2e:install` has not installed is skipped. Run with `deno task e2e`.
  */
 
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../harness/assert.ts";
 import { AGENTS } from "./agents.ts";
 import { AgentPane } from "./pane.ts";
 import { DONE_TEXT } from "./mock_script.ts";

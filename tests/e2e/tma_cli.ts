@@ -12,15 +12,14 @@
  * @module
  */
 
+import { RUN_PERMISSIONS } from "../../src/core/permissions.ts";
 import { REPO_ROOT } from "./pins.ts";
 import { sleep } from "./pane.ts";
 import { shellQuote } from "./tmux.ts";
 
-/** tma's permissions: the `--allow-*` flags of the `tma` task in deno.json (never `-A`). */
+/** tma's permissions, from the one list in `src/core/permissions.ts` (never `-A`). */
 export function tmaPermissions(): string[] {
-  const config = JSON.parse(Deno.readTextFileSync(`${REPO_ROOT}/deno.json`));
-  const task: string = config.tasks.tma;
-  return task.split(/\s+/).filter((word) => word.startsWith("--allow-"));
+  return [...RUN_PERMISSIONS];
 }
 
 /** The fields of a `tma ls --json` row the suite reads (the row has more). */

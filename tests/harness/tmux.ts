@@ -1,12 +1,22 @@
 /**
- * The integration-test harness: a scratch tmux server (`-L tma-test-<random>`,
- * `-f /dev/null`) with a scratch HOME, always killed, and stand-in agents
- * started under an agent's process name. Tests never touch the user's tmux
- * server, tmux config or home (R22).
+ * The integration-test harness: `tmuxTest()` runs a test on a scratch tmux
+ * server (`-L tma-test-<random>`, `-f /dev/null`) with a scratch HOME, skips
+ * it without tmux (fails instead under `TMA_REQUIRE_TMUX=1`) and always kills
+ * the server; stand-in agents start under an agent's process name. Tests
+ * never touch the user's tmux server, tmux config or home (R22).
+ *
+ * ```ts
+ * tmuxTest("listPanes() D52: one call lists every pane", async (t) => {
+ *   const agent = await t.standIn("claude");
+ *   await t.tmux("display", "-p", "-t", agent.pane, "#{pane_id}");
+ * });
+ * ```
  * @module
  */
 import { stripAnsi } from "../../src/core/ansi.ts";
+import { RUN_PERMISSIONS } from "../../src/core/permissions.ts";
 import type { TmuxServer } from "../../src/tmux/exec.ts";
+import { type Ran, runProcess } from "./process.ts";
 
 const STANDIN = new URL("./standin.sh", import.meta.url).pathname;
 
@@ -24,6 +34,26 @@ const PASS_THROUGH = [
   "http_proxy",
   "no_proxy",
 ];
+
+let cachedDenoDir: string | undefined;
+
+/**
+ * This process's Deno cache folder. A child `deno run` under a test's
+ * scratch HOME would otherwise start with an empty cache and fetch every npm
+ * package again (slow, and a network dependency no test should have).
+ *
+ * ```ts
+ * denoDir(); // "/root/.cache/deno"
+ * ```
+ */
+export function denoDir(): string {
+  cachedDenoDir ??= Deno.env.get("DENO_DIR") || (() => {
+    const info = new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "null" })
+      .outputSync();
+    return JSON.parse(new TextDecoder().decode(info.stdout)).denoDir as string;
+  })();
+  return cachedDenoDir;
+}
 
 /** Whether tmux is installed; tests skip without it unless TMA_REQUIRE_TMUX=1 (G35). */
 export const HAS_TMUX: boolean = (() => {
@@ -94,7 +124,7 @@ export class ScratchTmux {
     );
     return {
       ...passThrough,
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+      DENO_DIR: denoDir(),
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: this.home,
       XDG_CONFIG_HOME: `${this.home}/.config`,
@@ -267,42 +297,53 @@ export async function withScratchTmux<T>(
   }
 }
 
+/** Options of `tmuxTest`. */
+export interface TmuxTestOptions {
+  /** The size of the scratch server's first window. */
+  width?: number;
+  height?: number;
+  /** Skips the test for a reason of its own as well (a tool or fixture it needs is absent). */
+  ignore?: boolean;
+}
+
+/**
+ * Registers an integration test that runs `fn` on its own scratch server
+ * with a scratch HOME. Without tmux it is skipped, unless
+ * `TMA_REQUIRE_TMUX=1` makes the missing tmux an error; the server is killed
+ * and the scratch folder removed however `fn` ends. Name it by subject and
+ * row: `"tma event D46: a subagent's events do not move the parent's state"`.
+ *
+ * ```ts
+ * tmuxTest("capturePanes() D52: one call for every pane", async (t) => {
+ *   const agent = await t.standIn("claude");
+ *   await agent.draw("hello");
+ * }, { width: 100 });
+ * ```
+ */
+export function tmuxTest(
+  name: string,
+  fn: (scratch: ScratchTmux) => Promise<void>,
+  options: TmuxTestOptions = {},
+): void {
+  Deno.test({
+    name,
+    ignore: !HAS_TMUX || options.ignore === true,
+    fn: () => withScratchTmux(fn, { width: options.width, height: options.height }),
+  });
+}
+
 /** Runs the tma CLI (`mod.ts`) as a child process against a scratch server. */
 export async function runTma(
   scratch: ScratchTmux,
   args: string[],
   options: { stdin?: string; env?: Record<string, string> } = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
+): Promise<Ran> {
   const mod = new URL("../../mod.ts", import.meta.url).pathname;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-run",
-      "--allow-net=127.0.0.1,localhost,[::1]",
-      "--allow-sys=hostname",
-      mod,
-      "--socket-name",
-      scratch.socketName,
-      ...args,
-    ],
+  return await runProcess(Deno.execPath(), {
+    args: ["run", "--quiet", ...RUN_PERMISSIONS, mod, "--socket-name", scratch.socketName, ...args],
     env: scratch.env(options.env),
-    clearEnv: true,
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
-  }
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+    stdin: options.stdin,
+  });
 }
 
 /**

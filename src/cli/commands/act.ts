@@ -1,7 +1,7 @@
 /**
- * `tma act` (C43-C55): fire an action at a pane through the broker, or
- * `--list` the actions, `--menu` them in tmux, `--dry-run` one, or print
- * the audit `--log`.
+ * `tma act`: fire an action at a pane through the broker, or `--list` the
+ * actions, `--menu` them in tmux, `--dry-run` one, or print the audit `--log`
+ * (C43-C55).
  * @module
  */
 import { UsageError } from "../../core/errors.ts";
@@ -18,7 +18,7 @@ import {
 } from "../../actions/explain.ts";
 import { menuItems } from "../../actions/menu.ts";
 import type { BrokerEnv } from "../../actions/observe.ts";
-import { type ActResult, batchExitCode, exitCodeOf } from "../../actions/outcome.ts";
+import { type ActResult, batchExitCode, exitCodeOf } from "../../core/action/outcome.ts";
 import { selfArgv } from "../../actions/self.ts";
 import { resolveTargets } from "../../actions/target.ts";
 import { listClients, showMenu } from "../../tmux/menu.ts";

@@ -1,15 +1,15 @@
 /**
- * `tma clear-attention <PANE>` (C102, D57): run by the tmux focus hooks
- * (`after-select-pane`, `session-window-changed`). Clears `@agent_attention`
- * on the arrival pane and, as `TMA_HOOK_KIND` says which hook fired, on the
- * pane just left. Silent, and always exit 0: a focus hook must never make
- * noise in the status line. Failures go to `TMA_DEBUG_LOG`.
+ * `tma clear-attention <PANE>`: run by the tmux focus hooks
+ * (`after-select-pane`, `session-window-changed`) (C102, D57). Clears
+ * `@agent_attention` on the arrival pane and, as `TMA_HOOK_KIND` says which
+ * hook fired, on the pane just left. Silent, and always exit 0: a focus hook
+ * must never make noise in the status line. Failures go to `TMA_DEBUG_LOG`.
  * @module
  */
 import type { ParsedArgs } from "../args.ts";
 import type { CommandContext } from "../context.ts";
-import { debugLog } from "../../runtime/hook_debug.ts";
-import { runClearAttention } from "../../runtime/hook_attention.ts";
+import { debugLog } from "../../runtime/hook/debug_log.ts";
+import { runClearAttention } from "../../runtime/attention.ts";
 
 /** Runs `tma clear-attention`. */
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {

@@ -1,12 +1,12 @@
 /**
- * `tma debug` (C95-C97 and `classify`): tools for rule authors. `capture`
+ * `tma debug`: tools for rule authors (C95-C97 and `classify`). `capture`
  * prints what the detector saw in fixture format, `explain` every fact and
  * rule behind a pane's verdict, `classify` a capture offline, and `redact`
  * makes a capture safe to commit.
  * @module
  */
 import { UsageError } from "../../core/errors.ts";
-import { runCycle } from "../../runtime/cycle.ts";
+import { runCycle } from "../../runtime/cycle/run.ts";
 import { boolFlag, multiFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 

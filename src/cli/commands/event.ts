@@ -1,14 +1,14 @@
 /**
- * `tma event` (C101): the hook bridge agents reach through `tma-hook`. Every
- * path exits 0 and prints nothing, except the Claude `PermissionRequest`
- * hold answering with Claude's decision object (A25) and the statusline
- * shim's `--kind context --print-status`, whose line the agent renders (I7);
+ * `tma event`: the hook bridge agents reach through `tma-hook` (C101). Every
+ * path exits 0 and prints nothing, except the Claude `PermissionRequest` hold
+ * answering with Claude's decision object (A25) and the statusline shim's
+ * `--kind context --print-status`, whose line the agent renders (I7);
  * failures go to `TMA_DEBUG_LOG` (R10).
  * @module
  */
 import { boolFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
-import { runHookEvent } from "../../runtime/hook_intake.ts";
+import { runHookEvent } from "../../runtime/hook/run.ts";
 
 /**
  * The event's evidence time: when the wrapper was fired (`TMA_HOOK_FIRED_AT`,

@@ -7,11 +7,11 @@ const ctx = (fired?: string) => ({
   env: (name: string) => (name === "TMA_HOOK_FIRED_AT" ? fired : undefined),
 });
 
-Deno.test("D47: a hook's evidence time is when the wrapper fired it", () => {
+Deno.test("evidenceTimeMs() D47: a hook's evidence time is when the wrapper fired it", () => {
   assertEquals(evidenceTimeMs(ctx(String(NOW - 40))), NOW - 40);
 });
 
-Deno.test("D47: a missing, malformed, future or stale fire time falls back to the process start", () => {
+Deno.test("evidenceTimeMs() D47: a missing, malformed, future or stale fire time falls back to the process start", () => {
   for (const bad of [undefined, "", "17000000003N", String(NOW + 5), String(NOW - 120_000)]) {
     const at = evidenceTimeMs(ctx(bad));
     assertEquals(at <= NOW && at !== Number(bad), true, String(bad));

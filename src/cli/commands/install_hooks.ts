@@ -1,12 +1,12 @@
 /**
- * `tma install-hooks [AGENT]` (C76-C83): the CLI face of `src/install/`.
+ * `tma install-hooks [AGENT]`: the CLI face of `src/install/` (C76-C83).
  * @module
  */
 import { UsageError } from "../../core/errors.ts";
 import type { ParsedArgs, ParsedFlags } from "../args.ts";
 import { boolFlag, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
-import { resolveServer } from "../../tmux/server.ts";
+import { serverFromGlobals } from "../../tmux/server.ts";
 import {
   currentLauncher,
   type PathFlags,
@@ -104,14 +104,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
       launcher: currentLauncher(ctx.env),
       configWrapperRef,
       env: ctx.env,
-      server: () =>
-        Promise.resolve(resolveServer({
-          socketName: ctx.globals.socketName,
-          socketPath: ctx.globals.socketPath,
-          envSocketPath: ctx.env("TMA_SOCKET_PATH"),
-          envBin: ctx.env("TMA_TMUX_BIN"),
-          configBin,
-        })),
+      server: () => Promise.resolve(serverFromGlobals(ctx.globals, { env: ctx.env, configBin })),
       out: ctx.out,
       err: ctx.err,
       confirm: Deno.stdin.isTerminal() ? (question) => askTerminal(ctx, question) : undefined,

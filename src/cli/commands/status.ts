@@ -1,4 +1,4 @@
-/** `tma status` (C20-C23): the ambient driver of the polling tier. @module */
+/** `tma status`: the ambient driver of the polling tier (C20-C23). @module */
 import {
   countClasses,
   renderJson,

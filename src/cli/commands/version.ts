@@ -1,6 +1,6 @@
 /** `tma version` (C8). @module */
 import type { CommandContext } from "../context.ts";
-import { versionLine } from "../main.ts";
+import { versionLine } from "../../core/version.ts";
 
 /** Prints `tma <version>`. */
 export function run(ctx: CommandContext): Promise<number> {

@@ -1,6 +1,7 @@
 /**
- * Attention cleared by navigation (D57, C102): which panes a tmux focus hook
- * clears, decided from `TMA_HOOK_KIND`, the name of the tmux hook that fired.
+ * Attention cleared by navigation: which panes a tmux focus hook clears,
+ * decided from `TMA_HOOK_KIND`, the name of the tmux hook that fired (D57,
+ * C102).
  *
  * ```ts
  * import { departedScope } from "./attention.ts";

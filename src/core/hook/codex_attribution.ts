@@ -24,6 +24,9 @@
  *
  * ```ts
  * import { attributeCodexEvent } from "./codex_attribution.ts";
+ * import type { PaneFacts, ProcessTable } from "../snapshot.ts";
+ * declare const panes: PaneFacts[], table: ProcessTable;
+ * const profile = { name: "codex", processNames: ["codex"], titlePatterns: [], argsPatterns: [] };
  * const found = attributeCodexEvent({ panes, table, profile, reportedPane: "%0",
  *   sessionKey: "s2", cwd: "/p", registration: false });
  * found.pane; // "%1" when %1 is the pane registered to s2

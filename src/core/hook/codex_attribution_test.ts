@@ -127,7 +127,7 @@ Deno.test("issue 7: two unregistered codex panes in one folder cannot be told ap
   assertEquals(attribute(panes, { sessionKey: "B", cwd: "/same" }), null);
 });
 
-Deno.test("I25: a notify payload's thread-id is its session key", () => {
+Deno.test("attributeCodexEvent() I25: a notify payload's thread-id is its session key", () => {
   const notify = parsePayload('{"type":"agent-turn-complete","thread-id":"t-1","cwd":"/p"}')!;
   assertEquals(codexSessionKey(notify), "t-1");
   assertEquals(codexSessionKey(parsePayload('{"session_id":"s","thread-id":"t"}')!), "s");

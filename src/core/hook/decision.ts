@@ -1,7 +1,7 @@
 /**
- * Claude's reply lane, the pure half (A25): the verdict tokens the broker
- * and the holding hook exchange in `@tma_verdict`, and the decision object
- * the hook prints for Claude.
+ * Claude's reply lane, the pure half: the verdict tokens the broker and the
+ * holding hook exchange in `@tma_verdict`, and the decision object the hook
+ * prints for Claude (A25).
  *
  * ```ts
  * import { decisionObject, readVerdict } from "./decision.ts";

@@ -1,14 +1,14 @@
 import { assertEquals } from "../../../tests/harness/assert.ts";
 import { decisionObject, readVerdict, verdictToken } from "./decision.ts";
 
-Deno.test("A25: decisionObject() is Claude's allow object, verbatim", () => {
+Deno.test("decisionObject() A25: is Claude's allow object, verbatim", () => {
   assertEquals(
     decisionObject("allow"),
     '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}',
   );
 });
 
-Deno.test("A25: decisionObject() denies with a short message", () => {
+Deno.test("decisionObject() A25: denies with a short message", () => {
   const parsed = JSON.parse(decisionObject("deny"));
   assertEquals(parsed.hookSpecificOutput.hookEventName, "PermissionRequest");
   assertEquals(parsed.hookSpecificOutput.decision.behavior, "deny");

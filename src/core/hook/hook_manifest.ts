@@ -27,6 +27,7 @@ import { TmaError } from "../errors.ts";
 import type { HookMapEntry } from "../manifest/agent_schema.ts";
 import type { CompiledRegex } from "../manifest/fields.ts";
 import type { ManifestOrigin, ParsedAgentManifest } from "../manifest/parse.ts";
+import { isObject } from "../object.ts";
 import { DETAIL_TOKEN, STATES } from "../state.ts";
 import { compareVersions, ENGINE_VERSION, parseVersion } from "../version.ts";
 
@@ -48,10 +49,6 @@ const CLAIMABLE: readonly string[] = STATES.filter((s) => s !== "unknown");
 const COVERABLE: readonly string[] = [...CLAIMABLE, "lifecycle"];
 
 type Table = Record<string, unknown>;
-
-function isTable(value: unknown): value is Table {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Reads the hook slice of a manifest's TOML text. Throws
@@ -97,7 +94,7 @@ function checkEngine(doc: Table, path: string): void {
 }
 
 function readIdentity(value: unknown, path: string): HookManifest["identity"] {
-  if (!isTable(value)) throw new HookManifestError(path, "identity", "missing [identity] table");
+  if (!isObject(value)) throw new HookManifestError(path, "identity", "missing [identity] table");
   const names = value.process_names;
   if (
     !Array.isArray(names) || names.length === 0 ||
@@ -131,9 +128,9 @@ function compile(source: unknown, path: string, key: string): CompiledRegex {
 function readAliases(value: unknown, path: string): Map<string, string> {
   const index = new Map<string, string>();
   if (value === undefined) return index;
-  if (!isTable(value)) throw new HookManifestError(path, "details", "must be a table");
+  if (!isObject(value)) throw new HookManifestError(path, "details", "must be a table");
   for (const [canonical, entry] of Object.entries(value)) {
-    const list = isTable(entry) ? entry.aliases ?? [] : null;
+    const list = isObject(entry) ? entry.aliases ?? [] : null;
     if (!Array.isArray(list) || !list.every((a) => typeof a === "string" && DETAIL_TOKEN.test(a))) {
       throw new HookManifestError(path, `details.${canonical}`, "aliases must be detail tokens");
     }
@@ -147,7 +144,7 @@ function readHooks(
   context: { path: string; aliases: Map<string, string> },
 ): NonNullable<HookManifest["hooks"]> {
   const { path } = context;
-  if (!isTable(value)) throw new HookManifestError(path, "hooks", "must be a table");
+  if (!isObject(value)) throw new HookManifestError(path, "hooks", "must be a table");
   const covers = value.covers ?? [];
   if (!Array.isArray(covers) || !covers.every((c) => COVERABLE.includes(c as string))) {
     throw new HookManifestError(path, "hooks.covers", `may list only ${COVERABLE.join(", ")}`);
@@ -167,7 +164,7 @@ function readEntry(
   context: { path: string; key: string; covers: string[]; aliases: Map<string, string> },
 ): HookMapEntry {
   const { path, key } = context;
-  if (!isTable(entry)) throw new HookManifestError(path, key, "must be a table");
+  if (!isObject(entry)) throw new HookManifestError(path, key, "must be a table");
   if (typeof entry.event !== "string" || entry.event === "") {
     throw new HookManifestError(path, `${key}.event`, "needs a non-empty event name");
   }
@@ -178,7 +175,7 @@ function readEntry(
     ? undefined
     : compile(entry.matcher, path, `${key}.matcher`);
   const claim = entry.claim;
-  if (!isTable(claim)) throw new HookManifestError(path, `${key}.claim`, "must be a table");
+  if (!isObject(claim)) throw new HookManifestError(path, `${key}.claim`, "must be a table");
   const base = { event: entry.event, matcher, turn_end: entry.turn_end === true };
   if (claim.lifecycle !== undefined) {
     if (

@@ -53,7 +53,11 @@ const NAMED: Readonly<Record<string, HookAction>> = {
  * somewhere in the raw payload text; null when nothing applies.
  *
  * ```ts
- * const hooks = { covers: ["idle"], map: [{ event: "Stop", claim: { state: "idle" }, turn_end: true }] };
+ * import type { HookManifest } from "./hook_manifest.ts";
+ * const hooks: HookManifest["hooks"] = {
+ *   covers: ["idle"],
+ *   map: [{ event: "Stop", claim: { state: "idle" }, turn_end: true }],
+ * };
  * resolveHookAction("Stop", { hooks, raw: "{}" })?.kind; // "claim"
  * resolveHookAction("Nope", { hooks, raw: "{}" }); // null
  * ```

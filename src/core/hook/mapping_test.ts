@@ -10,25 +10,25 @@ function claimOf(kind: string, raw: string) {
   return action?.kind === "claim" ? action.entry.claim : action;
 }
 
-Deno.test("D42: an event maps through the first matching [[hooks.map]] entry", () => {
+Deno.test("resolveHookAction() D42: an event maps through the first matching [[hooks.map]] entry", () => {
   assertEquals(claimOf("PermissionRequest", "{}"), { state: "blocked", detail: "permission" });
   assertEquals(claimOf("SessionStart", "{}"), { lifecycle: "start" });
 });
 
-Deno.test("D42: a matcher runs over the whole raw payload", () => {
+Deno.test("resolveHookAction() D42: a matcher runs over the whole raw payload", () => {
   const prompt = '{"hook_event_name":"Notification","notification_type":"permission_prompt"}';
   assertEquals(claimOf("Notification", prompt), { state: "blocked", detail: "permission" });
   const inMessage = '{"message":"elicitation_dialog shown"}';
   assertEquals(claimOf("Notification", inMessage), { state: "blocked", detail: "permission" });
 });
 
-Deno.test("D42: an unmatched or unmapped event is a no-op", () => {
+Deno.test("resolveHookAction() D42: an unmatched or unmapped event is a no-op", () => {
   assertEquals(claimOf("Notification", '{"notification_type":"idle_prompt"}'), null);
   assertEquals(claimOf("NoSuchEvent", "{}"), null);
   assertEquals(resolveHookAction("Stop", { hooks: undefined, raw: "{}" }), null);
 });
 
-Deno.test("D46: subagent events are handled by name, whatever the manifest says", () => {
+Deno.test("resolveHookAction() D46: subagent events are handled by name, whatever the manifest says", () => {
   const hooks = {
     covers: ["working" as const],
     map: [{
@@ -47,7 +47,7 @@ Deno.test("D46: subagent events are handled by name, whatever the manifest says"
   });
 });
 
-Deno.test("I42: OpenCode's replied edges only clear their request ids", () => {
+Deno.test("resolveHookAction() I42: OpenCode's replied edges only clear their request ids", () => {
   assertEquals(
     resolveHookAction("permission-replied", { hooks: undefined, raw: "{}" })?.kind,
     "clear-request",

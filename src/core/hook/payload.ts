@@ -10,6 +10,7 @@
  * ```
  * @module
  */
+import { isObject } from "../object.ts";
 
 /** One parsed payload. */
 export interface HookPayload {
@@ -40,9 +41,8 @@ export function parsePayload(raw: string): HookPayload | null {
   } catch {
     return null;
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  const fields = value as Record<string, unknown>;
-  return { raw, fields, sessionId: stringField(fields, ["session_id"]) };
+  if (!isObject(value)) return null;
+  return { raw, fields: value, sessionId: stringField(value, ["session_id"]) };
 }
 
 /**

@@ -1,12 +1,12 @@
 import { assertEquals } from "../../../tests/harness/assert.ts";
 import { parsePayload, stringField } from "./payload.ts";
 
-Deno.test("D43: parsePayload() reads the top-level snake_case session_id", () => {
+Deno.test("parsePayload() D43: reads the top-level snake_case session_id", () => {
   const p = parsePayload('{"session_id":"s1","sessionId":"no","nested":{"session_id":"deep"}}');
   assertEquals(p?.sessionId, "s1");
 });
 
-Deno.test("D43: parsePayload() ignores a camelCase or nested session id", () => {
+Deno.test("parsePayload() D43: ignores a camelCase or nested session id", () => {
   assertEquals(parsePayload('{"sessionId":"no"}')?.sessionId, null);
   assertEquals(parsePayload('{"info":{"session_id":"deep"}}')?.sessionId, null);
   assertEquals(parsePayload('{"session_id":""}')?.sessionId, null);

@@ -1,9 +1,9 @@
 /**
- * The hook stamp (D8, D30, D42-D47, P1-P16, P27-P29): from a pane's options
- * as read, one event's action and payload, and the event's evidence time, to
- * the option writes that publish it and the one condition under which they
- * may commit. Pure: the caller reads the pane, supplies both clocks, and
- * writes through the guarded writer, retrying on a lost compare-and-swap.
+ * The hook stamp: from a pane's options as read, one event's action and
+ * payload, and the event's evidence time, to the option writes that publish
+ * it and the one condition under which they may commit (D8, D30, D42-D47,
+ * P1-P16, P27-P29). Pure: the caller reads the pane, supplies both clocks,
+ * and writes through the guarded writer, retrying on a lost compare-and-swap.
  *
  * ```ts
  * import { planHookEvent } from "./plan.ts";
@@ -346,6 +346,8 @@ function planStateClaim(
  * same window carrying a state.
  *
  * ```ts
+ * import type { PaneFacts } from "../snapshot.ts";
+ * declare const panes: PaneFacts[]; // %1 and a working %2 share a window
  * windowRollupWrite(panes, { paneId: "%1", stateAfter: "blocked" });
  * // { name: "@agent_summary", value: "blocked:1 working:1", scope: "window" }
  * ```

@@ -61,7 +61,7 @@ const registered: PaneOptions = {
   "@agent_stamped_at": String(T - 9_000),
 };
 
-Deno.test("D8, D30: a start claim registers an empty pane and publishes idle", () => {
+Deno.test("planHookEvent() D8, D30: a start claim registers an empty pane and publishes idle", () => {
   const result = plan({}, START, { payload: '{"session_id":"s1","model":"claude-opus-4-8[1m]"}' });
   const after = apply({}, result);
   assertEquals(after, {
@@ -82,7 +82,7 @@ Deno.test("D8, D30: a start claim registers an empty pane and publishes idle", (
   assertEquals(result.stateAfter, "idle");
 });
 
-Deno.test("D8: registration keeps a state the pane already holds, and a real pid", () => {
+Deno.test("planHookEvent() D8: registration keeps a state the pane already holds, and a real pid", () => {
   const options: PaneOptions = { ...registered, "@agent_pid": "4242", "@agent_state": "working" };
   const after = apply(options, plan(options, START, { payload: '{"session_id":"s2"}' }));
   assertEquals(after["@agent_state"], "working");
@@ -91,7 +91,7 @@ Deno.test("D8: registration keeps a state the pane already holds, and a real pid
   assertEquals(after["@agent_since"], registered["@agent_since"]);
 });
 
-Deno.test("P29: registration stamps the OpenCode server URL", () => {
+Deno.test("planHookEvent() P29: registration stamps the OpenCode server URL", () => {
   const after = apply(
     {},
     plan({}, START, {
@@ -103,23 +103,23 @@ Deno.test("P29: registration stamps the OpenCode server URL", () => {
   assertEquals(after["@agent_session"], undefined);
 });
 
-Deno.test("D8: an end claim removes every @agent_* option, and is idempotent", () => {
+Deno.test("planHookEvent() D8: an end claim removes every @agent_* option, and is idempotent", () => {
   const options: PaneOptions = { ...registered, "@agent_attention": "1", "@tma_fg": "x" };
   const result = plan(options, END, { payload: '{"session_id":"main"}' });
   assertEquals(apply(options, result), {});
   assertEquals(plan({}, END).kind, "skip");
 });
 
-Deno.test("D8: the end of another session leaves the pane registered", () => {
+Deno.test("planHookEvent() D8: the end of another session leaves the pane registered", () => {
   assertEquals(plan(registered, END, { payload: '{"session_id":"other"}' }).kind, "skip");
 });
 
-Deno.test("D38: an ignored pane is never stamped", () => {
+Deno.test("planHookEvent() D38: an ignored pane is never stamped", () => {
   assertEquals(plan({ "@agent_ignore": "1" }, WORKING).kind, "skip");
   assertEquals(plan({ ...registered, "@agent_ignore": "1" }, END).kind, "skip");
 });
 
-Deno.test("P5-P10: a state claim stamps state, provenance and times, since only on change", () => {
+Deno.test("planHookEvent() P5-P10: a state claim stamps state, provenance and times, since only on change", () => {
   const working = apply(registered, plan(registered, WORKING));
   assertEquals(working["@agent_state"], "working");
   assertEquals(working["@agent_source"], "hook");
@@ -134,13 +134,13 @@ Deno.test("P5-P10: a state claim stamps state, provenance and times, since only 
   assertEquals(again["@agent_evidence_at"], String(T + 100));
 });
 
-Deno.test("D4: working to idle raises attention; idle to idle does not", () => {
+Deno.test("planHookEvent() D4: working to idle raises attention; idle to idle does not", () => {
   const working = { ...registered, "@agent_state": "working" };
   assertEquals(apply(working, plan(working, IDLE))["@agent_attention"], "1");
   assertEquals(apply(registered, plan(registered, IDLE))["@agent_attention"], undefined);
 });
 
-Deno.test("D4: entering blocked raises attention; staying blocked changes neither since nor the mark", () => {
+Deno.test("planHookEvent() D4: entering blocked raises attention; staying blocked changes neither since nor the mark", () => {
   const blocked = apply(registered, plan(registered, BLOCKED));
   assertEquals([blocked["@agent_state"], blocked["@agent_detail"], blocked["@agent_attention"]], [
     "blocked",
@@ -154,7 +154,7 @@ Deno.test("D4: entering blocked raises attention; staying blocked changes neithe
   assertEquals(again["@agent_since"], String(T));
 });
 
-Deno.test("D45: a turn end raises attention even from idle and stamps turn_at once", () => {
+Deno.test("planHookEvent() D45: a turn end raises attention even from idle and stamps turn_at once", () => {
   const first = apply(registered, plan(registered, IDLE_TURN));
   assertEquals(first["@agent_attention"], "1");
   assertEquals(first["@agent_turn_at"], String(T));
@@ -167,7 +167,7 @@ Deno.test("D45: a turn end raises attention even from idle and stamps turn_at on
   assertEquals(second["@agent_evidence_at"], String(T + 20));
 });
 
-Deno.test("D47: a strictly newer hook claim suppresses the stamp", () => {
+Deno.test("planHookEvent() D47: a strictly newer hook claim suppresses the stamp", () => {
   const newer = { ...registered, "@agent_state": "working", "@agent_evidence_at": String(T + 1) };
   assertEquals(plan(newer, IDLE_TURN).kind, "skip");
   assertEquals(plan(newer, END).kind, "skip");
@@ -179,7 +179,7 @@ Deno.test("D47: a strictly newer hook claim suppresses the stamp", () => {
   assertEquals(plan(capture, IDLE).kind, "write");
 });
 
-Deno.test("D47, D22: a capture that advanced a hook claim's evidence does not make a later-processed Stop stale", () => {
+Deno.test("planHookEvent() D47, D22: a capture that advanced a hook claim's evidence does not make a later-processed Stop stale", () => {
   // PostToolUse stamped working at T - 600; a poll then confirmed the working
   // chrome at T + 80 (D22 advanced the evidence); Stop fired at T but its tma
   // process wrote after the poll. The Stop is the newer hook EVENT and wins.
@@ -197,7 +197,7 @@ Deno.test("D47, D22: a capture that advanced a hook claim's evidence does not ma
   assertEquals(plan(newerEvent, IDLE_TURN).kind, "skip");
 });
 
-Deno.test("P27, P28: the working or idle edge clears pending request ids", () => {
+Deno.test("planHookEvent() P27, P28: the working or idle edge clears pending request ids", () => {
   const pending = {
     ...registered,
     "@agent_state": "blocked",
@@ -213,7 +213,7 @@ Deno.test("P27, P28: the working or idle edge clears pending request ids", () =>
   }
 });
 
-Deno.test("I42, I44: OpenCode's blocked edges stamp their ids under the ownership filter", () => {
+Deno.test("planHookEvent() I42, I44: OpenCode's blocked edges stamp their ids under the ownership filter", () => {
   const oc = { ...registered, "@agent_name": "opencode" };
   const perm = apply(
     oc,
@@ -236,7 +236,7 @@ Deno.test("I42, I44: OpenCode's blocked edges stamp their ids under the ownershi
   assertEquals(foreign["@agent_permission_request"], undefined);
 });
 
-Deno.test("A25: a minted request id rides the blocked stamp", () => {
+Deno.test("planHookEvent() A25: a minted request id rides the blocked stamp", () => {
   const result = plan(registered, BLOCKED, {
     mintRequestId: "tma_00ff",
     payload: '{"session_id":"main"}',
@@ -248,7 +248,7 @@ Deno.test("A25: a minted request id rides the blocked stamp", () => {
   assertEquals(working.kind === "write" && working.minted, false);
 });
 
-Deno.test("R3, D46: subagent events keep the list and never change state", () => {
+Deno.test("planHookEvent() R3, D46: subagent events keep the list and never change state", () => {
   const add = plan(registered, { kind: "subagent", op: "add" }, {
     payload: '{"session_id":"sub-1"}',
   });
@@ -271,7 +271,7 @@ Deno.test("R3, D46: subagent events keep the list and never change state", () =>
   assertEquals(plan(removed, WORKING, { payload: "{}" }).kind, "write");
 });
 
-Deno.test("I42: a replied edge clears only the pending id it names", () => {
+Deno.test("planHookEvent() I42: a replied edge clears only the pending id it names", () => {
   const pending = { ...registered, "@agent_permission_request": "per_1" };
   const clear = resolveHookAction("permission-replied", { hooks: undefined, raw: "" })!;
   const done = plan(pending, clear, { payload: '{"session_id":"main","requestID":"per_1"}' });
@@ -282,7 +282,7 @@ Deno.test("I42: a replied edge clears only the pending id it names", () => {
   assertEquals(plan(pending, clear, { payload: '{"session_id":"bg"}' }).kind, "skip");
 });
 
-Deno.test("P1: the stamp time differs from the one read, so a compare-and-swap cannot pass by coincidence", () => {
+Deno.test("planHookEvent() P1: the stamp time differs from the one read, so a compare-and-swap cannot pass by coincidence", () => {
   const same = { ...registered, "@agent_stamped_at": String(T + 5) };
   assertEquals(apply(same, plan(same, WORKING))["@agent_stamped_at"], String(T + 6));
 });
@@ -310,7 +310,7 @@ function pane(id: string, windowId: string, options: PaneOptions, summary?: stri
   } as unknown as PaneFacts;
 }
 
-Deno.test("D56: the window rollup follows the stamped pane's new state", () => {
+Deno.test("planHookEvent() D56: the window rollup follows the stamped pane's new state", () => {
   const panes = [
     pane("%1", "@1", { "@agent_state": "idle" }, "working:1 idle:1"),
     pane("%2", "@1", { "@agent_state": "working" }, "working:1 idle:1"),

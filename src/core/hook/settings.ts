@@ -18,6 +18,7 @@
  */
 import { parseToml } from "../../deps/toml.ts";
 import type { Config } from "../config/schema.ts";
+import { isObject } from "../object.ts";
 
 /** The default `[hooks] hold_ms` (G31). */
 export const DEFAULT_HOLD_MS = 25_000;
@@ -49,10 +50,6 @@ export function defaultHookSettings(): HookSettings {
 
 type Table = Record<string, unknown>;
 
-function isTable(value: unknown): value is Table {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * Reads the settings from a config file's text; null text means no file.
  *
@@ -78,7 +75,7 @@ export function readHookSettings(text: string | null, path: string): HookSetting
     );
   }
   const hooks = doc.hooks ?? {};
-  if (!isTable(hooks)) return fail("hooks", "must be a table");
+  if (!isObject(hooks)) return fail("hooks", "must be a table");
   if (hooks.claude_reply_lane !== undefined) {
     if (typeof hooks.claude_reply_lane !== "boolean") {
       return fail("hooks.claude_reply_lane", "must be true or false");
@@ -93,7 +90,7 @@ export function readHookSettings(text: string | null, path: string): HookSetting
     settings.holdMs = hold;
   }
   const tmux = doc.tmux ?? {};
-  if (!isTable(tmux)) return fail("tmux", "must be a table");
+  if (!isObject(tmux)) return fail("tmux", "must be a table");
   if (tmux.bin !== undefined) {
     if (typeof tmux.bin !== "string" || tmux.bin === "") return fail("tmux.bin", "must be a path");
     settings.tmuxBin = tmux.bin;
@@ -101,9 +98,9 @@ export function readHookSettings(text: string | null, path: string): HookSetting
   const agents = doc.agent ?? [];
   if (!Array.isArray(agents)) return fail("agent", "must be an array of tables ([[agent]])");
   for (const [i, entry] of agents.entries()) {
-    const names = isTable(entry) ? entry.process_names ?? [] : null;
+    const names = isObject(entry) ? entry.process_names ?? [] : null;
     if (
-      !isTable(entry) || typeof entry.name !== "string" || entry.name === "" ||
+      !isObject(entry) || typeof entry.name !== "string" || entry.name === "" ||
       (entry.enabled !== undefined && typeof entry.enabled !== "boolean") ||
       !Array.isArray(names) || !names.every((n) => typeof n === "string" && n !== "")
     ) {

@@ -1,7 +1,7 @@
 import { assertEquals, assertMatch } from "../../../tests/harness/assert.ts";
 import { DEFAULT_HOLD_MS, readHookSettings } from "./settings.ts";
 
-Deno.test("G30, G31: no config file gives the defaults", () => {
+Deno.test("readHookSettings() G30, G31: no config file gives the defaults", () => {
   const s = readHookSettings(null, "c.toml");
   assertEquals([s.replyLane, s.holdMs, s.tmuxBin, s.agents, s.problem], [
     true,
@@ -12,12 +12,12 @@ Deno.test("G30, G31: no config file gives the defaults", () => {
   ]);
 });
 
-Deno.test("G30, G31: the hooks keys are read", () => {
+Deno.test("readHookSettings() G30, G31: the hooks keys are read", () => {
   const s = readHookSettings("[hooks]\nclaude_reply_lane = false\nhold_ms = 400\n", "c.toml");
   assertEquals([s.replyLane, s.holdMs, s.problem], [false, 400, null]);
 });
 
-Deno.test("G21, G28: tmux bin and agent overrides are read", () => {
+Deno.test("readHookSettings() G21, G28: tmux bin and agent overrides are read", () => {
   const s = readHookSettings(
     '[tmux]\nbin = "/opt/tmux"\n[[agent]]\nname = "codex"\nprocess_names = ["codex-x"]\n' +
       '[[agent]]\nname = "pi"\nenabled = false\n',
@@ -30,7 +30,7 @@ Deno.test("G21, G28: tmux bin and agent overrides are read", () => {
   ]);
 });
 
-Deno.test("G31: a bad hold_ms is a problem naming the key; the lane turns off", () => {
+Deno.test("readHookSettings() G31: a bad hold_ms is a problem naming the key; the lane turns off", () => {
   for (const bad of ["0", "-5", "1.5", '"25000"']) {
     const s = readHookSettings(`[hooks]\nhold_ms = ${bad}\n`, "c.toml");
     assertMatch(s.problem ?? "", /c\.toml: hooks\.hold_ms/);

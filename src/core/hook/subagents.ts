@@ -1,8 +1,8 @@
 /**
- * The subagent guard (D46, R3): `@agent_subagents` lists the live subagent
- * session ids of a pane, and while it is non-empty only the pane's own
- * session may move its state. Integrity, not authentication: it keeps an
- * agent's own subagents from overwriting the parent's row.
+ * The subagent guard: `@agent_subagents` lists the live subagent session ids
+ * of a pane, and while it is non-empty only the pane's own session may move
+ * its state (D46, R3). Integrity, not authentication: it keeps an agent's own
+ * subagents from overwriting the parent's row.
  *
  * ```ts
  * import { addSubagent, mayWriteState } from "./subagents.ts";

@@ -1,7 +1,7 @@
 /**
- * The action manifest (M29-M46): a guarded key sequence, text delivery,
- * hook-lane or API reply (`kind = "keys"`), or a guarded process
- * (`kind = "exec"`). Strict, with the structural rules of M45 enforced.
+ * The action manifest: a guarded key sequence, text delivery, hook-lane or
+ * API reply (`kind = "keys"`), or a guarded process (`kind = "exec"`)
+ * (M29-M46). Strict, with the structural rules of M45 enforced.
  *
  * ```ts
  * import { actionManifestSchema } from "./action_schema.ts";
@@ -27,31 +27,19 @@
 
 import { z } from "../../deps/zod.ts";
 import { detailTokenSchema, nonEmptySchema, stateSchema, versionSchema } from "./fields.ts";
-
-/** The two action kinds (M33). */
-export const ACTION_KINDS = ["keys", "exec"] as const;
-
-/** Context keys an action can require to be non-empty (M36). */
-export const REQUIRES_TOKENS = ["session", "cwd", "pid", "title"] as const;
-
-/** The closed API operation vocabulary (M44). */
-export const API_OPS = ["permission-reply", "question-reject", "question-reply"] as const;
-
-/** The replies a `permission-reply` op can send (M44). */
-export const PERMISSION_REPLIES = ["once", "always", "reject"] as const;
-
-/** The element of a text action's `[keys]` arrays that the caller's message replaces (M43). */
-export const TEXT_PLACEHOLDER = "{text}";
-
-/** Default `timeout_ms` (M39). */
-export const DEFAULT_TIMEOUT_MS = 30_000;
-
-/** Default `detach_timeout_ms` (M40). */
-export const DEFAULT_DETACH_TIMEOUT_MS = 900_000;
+import {
+  ACTION_KINDS,
+  API_OPS,
+  DEFAULT_DETACH_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  PERMISSION_REPLIES,
+  REQUIRES_TOKENS,
+  TEXT_PLACEHOLDER,
+} from "./action_vocabulary.ts";
 
 const percentSchema = z.number().min(0).max(100);
 
-/** The `when` gate (M34): every present key must hold. */
+/** The `when` gate: every present key must hold (M34). */
 export const whenSchema = z
   .strictObject({
     state: z.array(stateSchema).min(1).optional(),

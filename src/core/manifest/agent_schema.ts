@@ -1,7 +1,7 @@
 /**
- * The agent manifest (M1-M28): identity, hook map and coverage, screen rules,
- * detail aliases and telemetry, as one strict zod schema. Unknown keys at any
- * level are errors (M4); regexes are compiled once here and kept on the
+ * The agent manifest: identity, hook map and coverage, screen rules, detail
+ * aliases and telemetry, as one strict zod schema (M1-M28). Unknown keys at
+ * any level are errors (M4); regexes are compiled once here and kept on the
  * parsed value (D28 keeps their `source` verbatim).
  *
  * ```ts
@@ -55,8 +55,9 @@ export const identitySchema = z.strictObject({
 });
 
 /**
- * A hook claim (M12): `{ state, detail? }` or `{ lifecycle = "start" | "end" }`,
- * parsed into a union whose members are told apart by `"lifecycle" in claim`.
+ * A hook claim: `{ state, detail? }` or `{ lifecycle = "start" | "end" }`,
+ * parsed into a union whose members are told apart by `"lifecycle" in claim`
+ * (M12).
  */
 export const claimSchema = z
   .strictObject({
@@ -116,7 +117,7 @@ export type HookMapEntry = z.infer<typeof hookMapEntrySchema>;
 /** What `[hooks].covers` may list: the claim states plus `lifecycle` (M9). */
 export const COVERS_TOKENS = [...CLAIM_STATES, "lifecycle"] as const;
 
-/** `[hooks]` (M8, M9): present means hook-capable. */
+/** `[hooks]`: present means hook-capable (M8, M9). */
 export const hooksSchema = z.strictObject({
   covers: z.array(
     z.enum(COVERS_TOKENS, {
@@ -131,14 +132,14 @@ export const hooksSchema = z.strictObject({
   map: z.array(hookMapEntrySchema).default([]),
 });
 
-/** `[capture]` (M14, M15): which states the screen rules reliably see. */
+/** `[capture]`: which states the screen rules reliably see (M14, M15). */
 export const captureSchema = z.strictObject({
   visible: z.array(claimStateSchema).default([]),
 });
 
 /**
- * A rule region (D27, M19): `tail_lines(N)`, `visible` or `title`, parsed into
- * a tagged value that keeps the written `spec`.
+ * A rule region: `tail_lines(N)`, `visible` or `title`, parsed into a tagged
+ * value that keeps the written `spec` (D27, M19).
  */
 export const regionSchema = z.string().transform((spec, ctx) => {
   if (spec === "visible") return { kind: "visible" as const, spec };
@@ -209,7 +210,7 @@ export const telemetrySchema = z.strictObject({
   }).optional(),
 });
 
-/** `[details]` (M22): `canonical = { aliases = [...] }`. */
+/** `[details]`: `canonical = { aliases = [...] }` (M22). */
 export const detailsSchema = z.record(
   z.string(),
   z.strictObject({ aliases: z.array(detailTokenSchema).default([]) }),

@@ -3,7 +3,7 @@
  * and agent-coverage.md say: identity, hook maps, coverage, rule shapes,
  * telemetry, and the action key cells of A1-A7.
  */
-import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { assert, assertEquals, assertStrictEquals } from "../../../tests/harness/assert.ts";
 import { buildModels } from "../agent_model.ts";
 import { identify } from "../identity.ts";
 import { parseScreenFile } from "../rules/screen_file.ts";
@@ -64,18 +64,18 @@ function claimFor(
 }
 
 // A claim without a detail has no detail key (plain data, see src/core/prevalidated.ts).
-const working = { state: "working", turn_end: false };
-const idleTurnEnd = { state: "idle", turn_end: true };
-const permission = { state: "blocked", detail: "permission", turn_end: false };
-const start = { lifecycle: "start", turn_end: false };
-const end = { lifecycle: "end", turn_end: false };
+const working = { state: "working", turn_end: false } as const;
+const idleTurnEnd = { state: "idle", turn_end: true } as const;
+const permission = { state: "blocked", detail: "permission", turn_end: false } as const;
+const start = { lifecycle: "start", turn_end: false } as const;
+const end = { lifecycle: "end", turn_end: false } as const;
 
-Deno.test("M1: the six bundled agent manifests parse", () => {
-  deepStrictEqual([...agents.keys()], ["claude", "codex", "cursor", "gemini", "opencode", "pi"]);
+Deno.test("bundled manifests M1: the six bundled agent manifests parse", () => {
+  assertEquals([...agents.keys()], ["claude", "codex", "cursor", "gemini", "opencode", "pi"]);
 });
 
-Deno.test("M29: the seven bundled actions parse", () => {
-  deepStrictEqual([...actions.keys()], [
+Deno.test("bundled manifests M29: the seven bundled actions parse", () => {
+  assertEquals([...actions.keys()], [
     "approve",
     "compact",
     "deny",
@@ -86,9 +86,9 @@ Deno.test("M29: the seven bundled actions parse", () => {
   ]);
 });
 
-Deno.test("I15 I26 I36 I45 I53 I61: identity process names", () => {
+Deno.test("bundled manifests I15 I26 I36 I45 I53 I61: identity process names", () => {
   const names = Object.fromEntries([...agents].map(([k, m]) => [k, m.identity.process_names]));
-  deepStrictEqual(names, {
+  assertEquals(names, {
     claude: ["claude"],
     codex: ["codex", "codex-aarch64-a"],
     cursor: ["node", "agent"],
@@ -98,42 +98,44 @@ Deno.test("I15 I26 I36 I45 I53 I61: identity process names", () => {
   });
 });
 
-Deno.test("D31: every bundled process name fits the 15-character comm", () => {
+Deno.test("bundled manifests D31: every bundled process name fits the 15-character comm", () => {
   for (const m of agents.values()) {
-    for (const n of m.identity.process_names) ok(n.length <= 15, `${m.name}: ${n}`);
+    for (const n of m.identity.process_names) assert(n.length <= 15, `${m.name}: ${n}`);
   }
 });
 
-Deno.test("D33: title patterns narrow the generic names", () => {
+Deno.test("bundled manifests D33: title patterns narrow the generic names", () => {
   const titles = (name: string, title: string) =>
     agent(name).identity.title_patterns.some((p) => p.re.test(title));
-  ok(titles("gemini", "◇  Ready (ledger)" + " ".repeat(40)));
-  ok(titles("gemini", "◇  Ready"));
-  ok(titles("gemini", "✦  Working… (ledger)"));
-  ok(titles("gemini", "✋  Action Required (ledger)"));
-  ok(!titles("gemini", "node"));
-  ok(titles("cursor", "Cursor Agent"));
-  ok(!titles("cursor", "Cursor Agent v2"));
-  ok(titles("pi", "π - ledger"));
-  ok(!titles("pi", "pi - ledger"));
+  assert(titles("gemini", "◇  Ready (ledger)" + " ".repeat(40)));
+  assert(titles("gemini", "◇  Ready"));
+  assert(titles("gemini", "✦  Working… (ledger)"));
+  assert(titles("gemini", "✋  Action Required (ledger)"));
+  assert(!titles("gemini", "node"));
+  assert(titles("cursor", "Cursor Agent"));
+  assert(!titles("cursor", "Cursor Agent v2"));
+  assert(titles("pi", "π - ledger"));
+  assert(!titles("pi", "pi - ledger"));
   for (const name of ["claude", "codex", "opencode"]) {
-    deepStrictEqual(agent(name).identity.title_patterns, [], name);
+    assertEquals(agent(name).identity.title_patterns, [], name);
   }
 });
 
 Deno.test("args_patterns identify npm Codex and Gemini from argv, not a stray node", () => {
   const argv = (name: string, line: string) =>
     agent(name).identity.args_patterns.some((p) => p.re.test(line));
-  ok(argv("codex", "node /usr/local/bin/codex"));
-  ok(argv("codex", "/usr/bin/node /usr/lib/node_modules/@openai/codex/bin/codex.js --no-daemon"));
-  ok(!argv("codex", "vim codex.js"));
-  ok(!argv("codex", "node /srv/codex-tools/run.js"));
-  ok(!argv("codex", "node server.js codex"));
-  ok(argv("gemini", "node /usr/local/bin/gemini"));
-  ok(argv("gemini", "node --max-old-space-size=8192 /usr/local/bin/gemini"));
-  ok(argv("gemini", "node /usr/lib/node_modules/@google/gemini-cli/dist/index.js"));
-  ok(!argv("gemini", "node server.js"));
-  ok(!argv("gemini", "less /usr/local/bin/gemini"));
+  assert(argv("codex", "node /usr/local/bin/codex"));
+  assert(
+    argv("codex", "/usr/bin/node /usr/lib/node_modules/@openai/codex/bin/codex.js --no-daemon"),
+  );
+  assert(!argv("codex", "vim codex.js"));
+  assert(!argv("codex", "node /srv/codex-tools/run.js"));
+  assert(!argv("codex", "node server.js codex"));
+  assert(argv("gemini", "node /usr/local/bin/gemini"));
+  assert(argv("gemini", "node --max-old-space-size=8192 /usr/local/bin/gemini"));
+  assert(argv("gemini", "node /usr/lib/node_modules/@google/gemini-cli/dist/index.js"));
+  assert(!argv("gemini", "node server.js"));
+  assert(!argv("gemini", "less /usr/local/bin/gemini"));
 });
 
 const REAL = new URL("../../../fixtures/real/", import.meta.url);
@@ -202,7 +204,7 @@ function recordedPane(tree: RecordedTree, title: string): PaneFacts {
   };
 }
 
-Deno.test("I15 I26 I36 I45 I61: the recorded process trees of the real agents identify", () => {
+Deno.test("bundled manifests I15 I26 I36 I45 I61: the recorded process trees of the real agents identify", () => {
   const profiles = buildModels(agents.values()).map((m) => m.profile);
   for (const name of ["claude", "codex", "gemini", "opencode", "pi"]) {
     const tree = recordedTree(name);
@@ -216,7 +218,7 @@ Deno.test("I15 I26 I36 I45 I61: the recorded process trees of the real agents id
     );
     for (const title of [screen.title, ""]) {
       const id = identify(recordedPane(tree, title), { table, profiles });
-      deepStrictEqual(
+      assertEquals(
         [id.agent, id.source, id.pid, id.foregroundIsAgent],
         [name, "observed", shell.tpgid, true],
         `${name} with title ${JSON.stringify(title)}`,
@@ -225,28 +227,28 @@ Deno.test("I15 I26 I36 I45 I61: the recorded process trees of the real agents id
   }
 });
 
-Deno.test("I26 I36: args_patterns match the recorded npm wrappers and Gemini's relaunch", () => {
+Deno.test("bundled manifests I26 I36: args_patterns match the recorded npm wrappers and Gemini's relaunch", () => {
   const argv = (name: string, line: string) =>
     agent(name).identity.args_patterns.some((p) => p.re.test(line));
   const codex = recordedTree("codex").rows;
   // `node …/node_modules/.bin/codex --no-daemon`, the wrapper in the foreground.
-  ok(argv("codex", codex.find((r) => r.comm === "node")!.args));
+  assert(argv("codex", codex.find((r) => r.comm === "node")!.args));
   // Its native child `…/@openai/codex-linux-x64/…/bin/codex` is found by name.
-  ok(codex.some((r) => r.comm === "codex" && /@openai\/codex-linux-x64\//.test(r.args)));
+  assert(codex.some((r) => r.comm === "codex" && /@openai\/codex-linux-x64\//.test(r.args)));
   const gemini = recordedTree("gemini").rows.filter((r) => r.comm === "node");
   // `node …/node_modules/.bin/gemini` and its relaunch with a heap flag.
-  strictEqual(gemini.length, 2);
-  for (const row of gemini) ok(argv("gemini", row.args), row.args);
+  assertStrictEquals(gemini.length, 2);
+  for (const row of gemini) assert(argv("gemini", row.args), row.args);
   // Neither agent's patterns claim the other's processes.
-  for (const row of codex) ok(!argv("gemini", row.args), row.args);
-  for (const row of gemini) ok(!argv("codex", row.args), row.args);
+  for (const row of codex) assert(!argv("gemini", row.args), row.args);
+  for (const row of gemini) assert(!argv("codex", row.args), row.args);
 });
 
-Deno.test("M9 M15 D17: hook coverage and capture visibility per agent", () => {
+Deno.test("bundled manifests M9 M15 D17: hook coverage and capture visibility per agent", () => {
   const coverage = Object.fromEntries(
     [...agents].map(([k, m]) => [k, { covers: m.hooks?.covers, visible: m.capture.visible }]),
   );
-  deepStrictEqual(coverage, {
+  assertEquals(coverage, {
     claude: {
       covers: ["working", "idle", "blocked", "lifecycle"],
       visible: ["working", "idle", "blocked"],
@@ -265,13 +267,13 @@ Deno.test("M9 M15 D17: hook coverage and capture visibility per agent", () => {
   });
 });
 
-Deno.test("D17: every bundled agent ships a positive idle rule", () => {
+Deno.test("bundled manifests D17: every bundled agent ships a positive idle rule", () => {
   for (const m of agents.values()) {
-    ok(m.rules.some((r) => r.state === "idle" && !r.skip_state_update), m.name);
+    assert(m.rules.some((r) => r.state === "idle" && !r.skip_state_update), m.name);
   }
 });
 
-Deno.test("I16 I27 I37 I46 I54 I62: rule slots, priorities and regions", () => {
+Deno.test("bundled manifests I16 I27 I37 I46 I54 I62: rule slots, priorities and regions", () => {
   const shape = Object.fromEntries(
     [...agents].map(([k, m]) => [
       k,
@@ -282,7 +284,7 @@ Deno.test("I16 I27 I37 I46 I54 I62: rule slots, priorities and regions", () => {
       ),
     ]),
   );
-  deepStrictEqual(shape, {
+  assertEquals(shape, {
     claude: [
       "blocked/permission@100 tail_lines(30)",
       "idle@90 tail_lines(30) skip",
@@ -325,9 +327,9 @@ Deno.test("I16 I27 I37 I46 I54 I62: rule slots, priorities and regions", () => {
   });
 });
 
-Deno.test("M23: telemetry context blocks per agent", () => {
+Deno.test("bundled manifests M23: telemetry context blocks per agent", () => {
   const tele = Object.fromEntries([...agents].map(([k, m]) => [k, m.telemetry?.context ?? null]));
-  deepStrictEqual(tele, {
+  assertEquals(tele, {
     claude: { channel: "event", format: "claude-statusline-json" },
     codex: { channel: "file-tail", format: "codex-rollout-jsonl" },
     cursor: { channel: "event", format: "cursor-statusline-json" },
@@ -337,17 +339,17 @@ Deno.test("M23: telemetry context blocks per agent", () => {
   });
 });
 
-Deno.test("I12: Claude's events map as agent-coverage says", () => {
-  deepStrictEqual(claimFor("claude", "SessionStart"), start);
+Deno.test("bundled manifests I12: Claude's events map as agent-coverage says", () => {
+  assertEquals(claimFor("claude", "SessionStart"), start);
   for (const e of ["UserPromptSubmit", "PreToolUse", "PostToolUse"]) {
-    deepStrictEqual(claimFor("claude", e), working, e);
+    assertEquals(claimFor("claude", e), working, e);
   }
-  deepStrictEqual(claimFor("claude", "PermissionRequest"), permission);
-  deepStrictEqual(claimFor("claude", "Stop"), idleTurnEnd);
-  deepStrictEqual(claimFor("claude", "SessionEnd"), end);
+  assertEquals(claimFor("claude", "PermissionRequest"), permission);
+  assertEquals(claimFor("claude", "Stop"), idleTurnEnd);
+  assertEquals(claimFor("claude", "SessionEnd"), end);
   // Subagent bookkeeping is handled by name (D46), not mapped.
-  strictEqual(claimFor("claude", "SubagentStart"), null);
-  strictEqual(claimFor("claude", "SubagentStop"), null);
+  assertStrictEquals(claimFor("claude", "SubagentStart"), null);
+  assertStrictEquals(claimFor("claude", "SubagentStop"), null);
 });
 
 const notification = (type: string, message: string) =>
@@ -358,8 +360,8 @@ const notification = (type: string, message: string) =>
     message,
   });
 
-Deno.test("I12: Claude's permission and elicitation notifications block; the idle reminder does not", () => {
-  deepStrictEqual(
+Deno.test("bundled manifests I12: Claude's permission and elicitation notifications block; the idle reminder does not", () => {
+  assertEquals(
     claimFor(
       "claude",
       "Notification",
@@ -367,11 +369,11 @@ Deno.test("I12: Claude's permission and elicitation notifications block; the idl
     ),
     permission,
   );
-  deepStrictEqual(
+  assertEquals(
     claimFor("claude", "Notification", notification("elicitation_dialog", "Claude has a question")),
     permission,
   );
-  strictEqual(
+  assertStrictEquals(
     claimFor(
       "claude",
       "Notification",
@@ -381,11 +383,11 @@ Deno.test("I12: Claude's permission and elicitation notifications block; the idl
   );
 });
 
-Deno.test("I14: the usage-limit matchers claim working/rate_limit and cannot match the other types", () => {
+Deno.test("bundled manifests I14: the usage-limit matchers claim working/rate_limit and cannot match the other types", () => {
   const entries = agent("claude").hooks!.map.filter((e) =>
     e.event === "Notification" && "state" in e.claim && e.claim.detail === "rate_limit"
   );
-  strictEqual(entries.length, 3);
+  assertStrictEquals(entries.length, 3);
   const others = [
     notification("permission_prompt", "Claude needs your permission to use Bash"),
     notification("elicitation_dialog", "Claude needs your input"),
@@ -394,14 +396,14 @@ Deno.test("I14: the usage-limit matchers claim working/rate_limit and cannot mat
     notification("permission_prompt", "Run ./check_usage_limit.sh to see the rate_limit"),
   ];
   for (const e of entries) {
-    strictEqual(e.turn_end, false);
-    deepStrictEqual(e.claim, { state: "working", detail: "rate_limit" });
+    assertStrictEquals(e.turn_end, false);
+    assertEquals(e.claim, { state: "working", detail: "rate_limit" });
     for (const payload of others) {
-      ok(!e.matcher!.re.test(payload), `${e.matcher!.source} ~ ${payload}`);
+      assert(!e.matcher!.re.test(payload), `${e.matcher!.source} ~ ${payload}`);
     }
   }
   for (const type of ["usage_limit_reached", "rate_limit_wait", "auto_continue_scheduled"]) {
-    deepStrictEqual(
+    assertEquals(
       claimFor("claude", "Notification", notification(type, "limit reached; resuming at 3pm")),
       { state: "working", detail: "rate_limit", turn_end: false },
       type,
@@ -409,27 +411,27 @@ Deno.test("I14: the usage-limit matchers claim working/rate_limit and cannot mat
   }
 });
 
-Deno.test("I25: Codex's events map, notify by its type", () => {
+Deno.test("bundled manifests I25: Codex's events map, notify by its type", () => {
   const notify = JSON.stringify({ type: "agent-turn-complete", "thread-id": "t", "turn-id": "u" });
-  deepStrictEqual(claimFor("codex", "notify", notify), idleTurnEnd);
-  strictEqual(claimFor("codex", "notify", '{"type":"something-else"}'), null);
-  deepStrictEqual(claimFor("codex", "SessionStart"), start);
+  assertEquals(claimFor("codex", "notify", notify), idleTurnEnd);
+  assertStrictEquals(claimFor("codex", "notify", '{"type":"something-else"}'), null);
+  assertEquals(claimFor("codex", "SessionStart"), start);
   for (const e of ["UserPromptSubmit", "PreToolUse", "PostToolUse"]) {
-    deepStrictEqual(claimFor("codex", e), working, e);
+    assertEquals(claimFor("codex", e), working, e);
   }
-  deepStrictEqual(claimFor("codex", "PermissionRequest"), permission);
-  deepStrictEqual(claimFor("codex", "Stop"), idleTurnEnd);
-  deepStrictEqual(claimFor("codex", "Interrupt"), { state: "idle", turn_end: false });
-  deepStrictEqual(claimFor("codex", "SessionEnd"), end);
+  assertEquals(claimFor("codex", "PermissionRequest"), permission);
+  assertEquals(claimFor("codex", "Stop"), idleTurnEnd);
+  assertEquals(claimFor("codex", "Interrupt"), { state: "idle", turn_end: false });
+  assertEquals(claimFor("codex", "SessionEnd"), end);
 });
 
-Deno.test("I35: Gemini's events map; only ToolPermission blocks; model events stay unmapped", () => {
-  deepStrictEqual(claimFor("gemini", "SessionStart"), start);
+Deno.test("bundled manifests I35: Gemini's events map; only ToolPermission blocks; model events stay unmapped", () => {
+  assertEquals(claimFor("gemini", "SessionStart"), start);
   for (const e of ["BeforeAgent", "BeforeTool", "AfterTool"]) {
-    deepStrictEqual(claimFor("gemini", e), working, e);
+    assertEquals(claimFor("gemini", e), working, e);
   }
-  deepStrictEqual(claimFor("gemini", "AfterAgent"), idleTurnEnd);
-  deepStrictEqual(
+  assertEquals(claimFor("gemini", "AfterAgent"), idleTurnEnd);
+  assertEquals(
     claimFor(
       "gemini",
       "Notification",
@@ -437,55 +439,58 @@ Deno.test("I35: Gemini's events map; only ToolPermission blocks; model events st
     ),
     permission,
   );
-  strictEqual(claimFor("gemini", "Notification", '{"notification_type":"UpdateAvailable"}'), null);
-  deepStrictEqual(claimFor("gemini", "SessionEnd"), end);
+  assertStrictEquals(
+    claimFor("gemini", "Notification", '{"notification_type":"UpdateAvailable"}'),
+    null,
+  );
+  assertEquals(claimFor("gemini", "SessionEnd"), end);
   for (const e of ["BeforeModel", "AfterModel", "SubagentStart", "SubagentStop"]) {
-    strictEqual(claimFor("gemini", e), null, e);
+    assertStrictEquals(claimFor("gemini", e), null, e);
   }
 });
 
-Deno.test("I43: OpenCode's plugin tokens map", () => {
-  deepStrictEqual(claimFor("opencode", "session-start"), start);
-  deepStrictEqual(claimFor("opencode", "user-prompt-submit"), working);
-  deepStrictEqual(claimFor("opencode", "stop"), idleTurnEnd);
-  deepStrictEqual(claimFor("opencode", "permission-required"), permission);
-  deepStrictEqual(claimFor("opencode", "question-required"), {
+Deno.test("bundled manifests I43: OpenCode's plugin tokens map", () => {
+  assertEquals(claimFor("opencode", "session-start"), start);
+  assertEquals(claimFor("opencode", "user-prompt-submit"), working);
+  assertEquals(claimFor("opencode", "stop"), idleTurnEnd);
+  assertEquals(claimFor("opencode", "permission-required"), permission);
+  assertEquals(claimFor("opencode", "question-required"), {
     state: "blocked",
     detail: "question",
     turn_end: false,
   });
-  strictEqual(claimFor("opencode", "permission-replied"), null);
-  strictEqual(claimFor("opencode", "question-replied"), null);
+  assertStrictEquals(claimFor("opencode", "permission-replied"), null);
+  assertStrictEquals(claimFor("opencode", "question-replied"), null);
 });
 
-Deno.test("I52: Cursor's events map; a user-aborted tool failure stays unmapped", () => {
-  deepStrictEqual(claimFor("cursor", "sessionStart"), start);
+Deno.test("bundled manifests I52: Cursor's events map; a user-aborted tool failure stays unmapped", () => {
+  assertEquals(claimFor("cursor", "sessionStart"), start);
   for (const e of ["beforeSubmitPrompt", "preToolUse", "postToolUse"]) {
-    deepStrictEqual(claimFor("cursor", e), working, e);
+    assertEquals(claimFor("cursor", e), working, e);
   }
-  deepStrictEqual(
+  assertEquals(
     claimFor("cursor", "postToolUseFailure", '{"failure_type":"error","is_interrupt": false}'),
     working,
   );
-  strictEqual(claimFor("cursor", "postToolUseFailure", '{"is_interrupt":true}'), null);
-  deepStrictEqual(claimFor("cursor", "stop"), idleTurnEnd);
-  deepStrictEqual(claimFor("cursor", "sessionEnd"), end);
+  assertStrictEquals(claimFor("cursor", "postToolUseFailure", '{"is_interrupt":true}'), null);
+  assertEquals(claimFor("cursor", "stop"), idleTurnEnd);
+  assertEquals(claimFor("cursor", "sessionEnd"), end);
 });
 
-Deno.test("I60: pi's extension events map", () => {
-  deepStrictEqual(claimFor("pi", "session_start"), start);
-  deepStrictEqual(claimFor("pi", "before_agent_start"), working);
-  deepStrictEqual(claimFor("pi", "tool_execution_start"), working);
-  deepStrictEqual(claimFor("pi", "agent_settled"), idleTurnEnd);
-  deepStrictEqual(claimFor("pi", "agent_end"), idleTurnEnd);
-  deepStrictEqual(claimFor("pi", "session_shutdown"), end);
+Deno.test("bundled manifests I60: pi's extension events map", () => {
+  assertEquals(claimFor("pi", "session_start"), start);
+  assertEquals(claimFor("pi", "before_agent_start"), working);
+  assertEquals(claimFor("pi", "tool_execution_start"), working);
+  assertEquals(claimFor("pi", "agent_settled"), idleTurnEnd);
+  assertEquals(claimFor("pi", "agent_end"), idleTurnEnd);
+  assertEquals(claimFor("pi", "session_shutdown"), end);
 });
 
-Deno.test("M13: turn_end rides only the turn-ending events", () => {
+Deno.test("bundled manifests M13: turn_end rides only the turn-ending events", () => {
   const turnEnds = Object.fromEntries(
     [...agents].map(([k, m]) => [k, m.hooks!.map.filter((e) => e.turn_end).map((e) => e.event)]),
   );
-  deepStrictEqual(turnEnds, {
+  assertEquals(turnEnds, {
     claude: ["Stop"],
     codex: ["notify", "Stop"],
     cursor: ["stop"],
@@ -495,32 +500,32 @@ Deno.test("M13: turn_end rides only the turn-ending events", () => {
   });
 });
 
-Deno.test("A1, I40: approve (Gemini's first option's own digit)", () => {
+Deno.test("bundled manifests A1, I40: approve (Gemini's first option's own digit)", () => {
   const a = action("approve");
-  strictEqual(a.kind, "keys");
-  deepStrictEqual(a.when, { state: ["blocked"], detail: ["permission"] });
-  deepStrictEqual(a.keys, { claude: ["1"], codex: ["y"], cursor: ["y"], gemini: ["1"] });
-  strictEqual(a.settles, true);
-  deepStrictEqual(a.api, { opencode: { op: "permission-reply", reply: "once" } });
+  assertStrictEquals(a.kind, "keys");
+  assertEquals(a.when, { state: ["blocked"], detail: ["permission"] });
+  assertEquals(a.keys, { claude: ["1"], codex: ["y"], cursor: ["y"], gemini: ["1"] });
+  assertStrictEquals(a.settles, true);
+  assertEquals(a.api, { opencode: { op: "permission-reply", reply: "once" } });
 });
 
-Deno.test("A2, I40: deny (Gemini's Escape)", () => {
+Deno.test("bundled manifests A2, I40: deny (Gemini's Escape)", () => {
   const a = action("deny");
-  deepStrictEqual(a.when, { state: ["blocked"], detail: ["permission"] });
-  deepStrictEqual(a.keys, {
+  assertEquals(a.when, { state: ["blocked"], detail: ["permission"] });
+  assertEquals(a.keys, {
     claude: ["Escape"],
     codex: ["Escape"],
     cursor: ["n"],
     gemini: ["Escape"],
   });
-  strictEqual(a.settles, true);
-  deepStrictEqual(a.api, { opencode: { op: "permission-reply", reply: "reject" } });
+  assertStrictEquals(a.settles, true);
+  assertEquals(a.api, { opencode: { op: "permission-reply", reply: "reject" } });
 });
 
-Deno.test("A3 I50: interrupt (OpenCode needs two Escapes)", () => {
+Deno.test("bundled manifests A3 I50: interrupt (OpenCode needs two Escapes)", () => {
   const a = action("interrupt");
-  deepStrictEqual(a.when, { state: ["working"] });
-  deepStrictEqual(a.keys, {
+  assertEquals(a.when, { state: ["working"] });
+  assertEquals(a.keys, {
     claude: ["Escape"],
     codex: ["Escape"],
     gemini: ["Escape"],
@@ -530,54 +535,56 @@ Deno.test("A3 I50: interrupt (OpenCode needs two Escapes)", () => {
     pi: ["Escape"],
     cursor: ["C-c"],
   });
-  deepStrictEqual(a.api, {});
+  assertEquals(a.api, {});
 });
 
-Deno.test("A4: compact", () => {
+Deno.test("bundled manifests A4: compact", () => {
   const a = action("compact");
-  deepStrictEqual(a.when, { state: ["idle"], context_pct_min: 75 });
-  deepStrictEqual(a.keys, { claude: ["/compact", "Enter"] });
+  assertEquals(a.when, { state: ["idle"], context_pct_min: 75 });
+  assertEquals(a.keys, { claude: ["/compact", "Enter"] });
 });
 
-Deno.test("A5: question_reject is API-only", () => {
+Deno.test("bundled manifests A5: question_reject is API-only", () => {
   const a = action("question_reject");
-  strictEqual(a.kind, "keys");
-  deepStrictEqual(a.when, { state: ["blocked"], detail: ["question"] });
-  deepStrictEqual(a.keys, {});
-  deepStrictEqual(a.api, { opencode: { op: "question-reject" } });
+  assertStrictEquals(a.kind, "keys");
+  assertEquals(a.when, { state: ["blocked"], detail: ["question"] });
+  assertEquals(a.keys, {});
+  assertEquals(a.api, { opencode: { op: "question-reject" } });
 });
 
-Deno.test("A6: steer", () => {
+Deno.test("bundled manifests A6: steer", () => {
   const a = action("steer");
-  strictEqual(a.text, true);
-  deepStrictEqual(a.when, { state: ["idle"] });
+  assertStrictEquals(a.text, true);
+  assertEquals(a.when, { state: ["idle"] });
   const wrap = ["{text}", "Enter"];
-  deepStrictEqual(a.keys, { claude: wrap, codex: wrap, cursor: wrap, opencode: wrap, pi: wrap });
-  ok(!("gemini" in a.keys));
+  assertEquals(a.keys, { claude: wrap, codex: wrap, cursor: wrap, opencode: wrap, pi: wrap });
+  assert(!("gemini" in a.keys));
 });
 
-Deno.test("A7: steer_now", () => {
+Deno.test("bundled manifests A7: steer_now", () => {
   const a = action("steer_now");
-  strictEqual(a.text, true);
-  deepStrictEqual(a.when, { state: ["working"] });
-  deepStrictEqual(a.keys, { claude: ["{text}", "Enter"], codex: ["{text}", "Enter"] });
+  assertStrictEquals(a.text, true);
+  assertEquals(a.when, { state: ["working"] });
+  assertEquals(a.keys, { claude: ["{text}", "Enter"], codex: ["{text}", "Enter"] });
 });
 
-Deno.test("A9: no bundled action wires an always or session-wide grant", () => {
+Deno.test("bundled manifests A9: no bundled action wires an always or session-wide grant", () => {
   const grants: Record<string, string> = { claude: "2", codex: "p", cursor: "Tab" };
   for (const a of actions.values()) {
     for (const [name, seq] of Object.entries(a.keys)) {
-      ok(!seq.includes(grants[name] ?? "\0"), `${a.name} ${name}`);
-      ok(!seq.includes("BTab"), `${a.name} ${name}`);
+      assert(!seq.includes(grants[name] ?? "\0"), `${a.name} ${name}`);
+      assert(!seq.includes("BTab"), `${a.name} ${name}`);
     }
-    for (const op of Object.values(a.api)) ok(!("reply" in op && op.reply === "always"), a.name);
+    for (const op of Object.values(a.api)) {
+      assert(!("reply" in op && op.reply === "always"), a.name);
+    }
   }
 });
 
-Deno.test("M47: every agent a bundled action names has a bundled manifest", () => {
+Deno.test("bundled manifests M47: every agent a bundled action names has a bundled manifest", () => {
   for (const a of actions.values()) {
     for (const name of [...Object.keys(a.keys), ...Object.keys(a.api), ...a.agents]) {
-      ok(agents.has(name), `${a.name} names ${name}`);
+      assert(agents.has(name), `${a.name} names ${name}`);
     }
   }
 });

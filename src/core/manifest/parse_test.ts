@@ -1,4 +1,9 @@
-import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import {
+  assert,
+  assertEquals,
+  assertStrictEquals,
+  assertThrows,
+} from "../../../tests/harness/assert.ts";
 import { ENGINE_VERSION } from "../version.ts";
 import { ManifestError } from "./errors.ts";
 import { parseActionManifest, parseAgentManifest } from "./parse.ts";
@@ -27,43 +32,43 @@ function agentError(text: string, keyPath: string, pattern?: RegExp): ManifestEr
   } catch (err) {
     caught = err;
   }
-  ok(caught instanceof ManifestError, `expected a ManifestError, got ${caught}`);
-  strictEqual(caught.path, PATH);
-  strictEqual(caught.keyPath, keyPath);
-  ok(caught.message.startsWith(`${PATH}: `), caught.message);
-  if (keyPath !== "") ok(caught.message.includes(keyPath), caught.message);
-  ok(!caught.message.includes("\n"), "one line");
-  if (pattern) ok(pattern.test(caught.message), caught.message);
+  assert(caught instanceof ManifestError, `expected a ManifestError, got ${caught}`);
+  assertStrictEquals(caught.path, PATH);
+  assertStrictEquals(caught.keyPath, keyPath);
+  assert(caught.message.startsWith(`${PATH}: `), caught.message);
+  if (keyPath !== "") assert(caught.message.includes(keyPath), caught.message);
+  assert(!caught.message.includes("\n"), "one line");
+  if (pattern) assert(pattern.test(caught.message), caught.message);
   return caught;
 }
 
-Deno.test("M1: a minimal agent manifest parses, with defaults and the stem as name", () => {
+Deno.test("manifest parse M1: a minimal agent manifest parses, with defaults and the stem as name", () => {
   const m = parseAgentManifest(BASE, ORIGIN);
-  strictEqual(m.name, "mycli");
-  strictEqual(m.path, PATH);
-  deepStrictEqual(m.identity.title_patterns, []);
-  deepStrictEqual(m.identity.args_patterns, []);
-  deepStrictEqual(m.capture.visible, []);
-  deepStrictEqual(m.rules, []);
-  strictEqual(m.hooks, undefined);
-  strictEqual(m.telemetry, undefined);
+  assertStrictEquals(m.name, "mycli");
+  assertStrictEquals(m.path, PATH);
+  assertEquals(m.identity.title_patterns, []);
+  assertEquals(m.identity.args_patterns, []);
+  assertEquals(m.capture.visible, []);
+  assertEquals(m.rules, []);
+  assertStrictEquals(m.hooks, undefined);
+  assertStrictEquals(m.telemetry, undefined);
 });
 
-Deno.test("M1: a name key equal to the stem is accepted; another name is refused", () => {
-  strictEqual(parseAgentManifest(`name = "mycli"\n${BASE}`, ORIGIN).name, "mycli");
+Deno.test("manifest parse M1: a name key equal to the stem is accepted; another name is refused", () => {
+  assertStrictEquals(parseAgentManifest(`name = "mycli"\n${BASE}`, ORIGIN).name, "mycli");
   agentError(`name = "other"\n${BASE}`, "name", /stem is the agent's name/);
 });
 
-Deno.test("M3: bad TOML names the file, the line and the fix", () => {
+Deno.test("manifest parse M3: bad TOML names the file, the line and the fix", () => {
   const err = agentError(`${BASE}\n[[rules]\n`, "", /invalid TOML at line \d+, column \d+/);
-  ok(err.message.includes("fix the syntax"));
+  assert(err.message.includes("fix the syntax"));
 });
 
-Deno.test("M4: an unknown key at the top level names the key", () => {
+Deno.test("manifest parse M4: an unknown key at the top level names the key", () => {
   agentError(`colour = "red"\n${BASE}`, "colour", /unknown key "colour"; remove it/);
 });
 
-Deno.test("M4: an unknown key deep inside a predicate names its whole path", () => {
+Deno.test("manifest parse M4: an unknown key deep inside a predicate names its whole path", () => {
   const text = `${BASE}
 [[rules]]
 state = "idle"
@@ -73,7 +78,7 @@ match = { all = [ { contains = "a" }, { not = { contians = "b" } } ] }
   agentError(text, "rules[0].match.all[1].not.contians", /unknown key/);
 });
 
-Deno.test("M4: unknown keys in identity, hooks.map, capture and telemetry are refused", () => {
+Deno.test("manifest parse M4: unknown keys in identity, hooks.map, capture and telemetry are refused", () => {
   agentError(BASE.replace("process_names", "process_name"), "identity.process_name");
   agentError(
     `${BASE}[hooks]\ncovers = ["idle"]\n[[hooks.map]]\nevent = "Stop"\nclaim = { state = "idle" }\nturnend = true\n`,
@@ -87,14 +92,14 @@ Deno.test("M4: unknown keys in identity, hooks.map, capture and telemetry are re
   agentError(`${BASE}[telemetry.gauge]\nchannel = "event"\n`, "telemetry.gauge");
 });
 
-Deno.test("M5: a newer min_engine_version says upgrade tma, before any strict check", () => {
+Deno.test("manifest parse M5: a newer min_engine_version says upgrade tma, before any strict check", () => {
   const text =
     `min_engine_version = "99.0"\nfuture_key = true\n[identity]\nprocess_names = ["x"]\n`;
   const err = agentError(text, "min_engine_version", /upgrade tma/);
-  ok(err.message.includes("99.0") && err.message.includes(ENGINE_VERSION), err.message);
+  assert(err.message.includes("99.0") && err.message.includes(ENGINE_VERSION), err.message);
 });
 
-Deno.test("M5: min_engine_version is required and must be a version", () => {
+Deno.test("manifest parse M5: min_engine_version is required and must be a version", () => {
   agentError(
     BASE.replace('min_engine_version = "0.1"\n', ""),
     "min_engine_version",
@@ -102,13 +107,13 @@ Deno.test("M5: min_engine_version is required and must be a version", () => {
   );
   agentError(BASE.replace('"0.1"', '"one"'), "min_engine_version", /not a version/);
   agentError(BASE.replace('"0.1"', "1"), "min_engine_version", /not a version/);
-  strictEqual(
+  assertStrictEquals(
     parseAgentManifest(BASE.replace('"0.1"', `"${ENGINE_VERSION}"`), ORIGIN).name,
     "mycli",
   );
 });
 
-Deno.test("M6: identity.process_names is required and non-empty", () => {
+Deno.test("manifest parse M6: identity.process_names is required and non-empty", () => {
   agentError(
     BASE.replace('process_names = ["mycli"]', ""),
     "identity.process_names",
@@ -118,7 +123,7 @@ Deno.test("M6: identity.process_names is required and non-empty", () => {
   agentError(BASE.replace('[identity]\nprocess_names = ["mycli"]\n', ""), "identity", /missing/);
 });
 
-Deno.test("M7: a bad title_patterns regex names the file and the pattern", () => {
+Deno.test("manifest parse M7: a bad title_patterns regex names the file and the pattern", () => {
   agentError(
     BASE.replace(
       'process_names = ["mycli"]',
@@ -129,7 +134,7 @@ Deno.test("M7: a bad title_patterns regex names the file and the pattern", () =>
   );
 });
 
-Deno.test("M7: title and args patterns are compiled once, at load", () => {
+Deno.test("manifest parse M7: title and args patterns are compiled once, at load", () => {
   const m = parseAgentManifest(
     BASE.replace(
       'process_names = ["mycli"]',
@@ -137,16 +142,16 @@ Deno.test("M7: title and args patterns are compiled once, at load", () => {
     ),
     ORIGIN,
   );
-  ok(m.identity.title_patterns[0].re.test("π - proj"));
-  strictEqual(m.identity.title_patterns[0].source, "^π ");
-  ok(m.identity.args_patterns[0].re.test("node /usr/lib/mycli/bin.js"));
+  assert(m.identity.title_patterns[0].re.test("π - proj"));
+  assertStrictEquals(m.identity.title_patterns[0].source, "^π ");
+  assert(m.identity.args_patterns[0].re.test("node /usr/lib/mycli/bin.js"));
 });
 
-Deno.test("M14: [capture] is required", () => {
+Deno.test("manifest parse M14: [capture] is required", () => {
   agentError(BASE.replace("[capture]\n", ""), "capture", /missing required key/);
 });
 
-Deno.test("M16: a rule state outside idle, working and blocked is refused (M25)", () => {
+Deno.test("manifest parse M16: a rule state outside idle, working and blocked is refused (M25)", () => {
   agentError(
     `${BASE}${RULE.replace('"working"', '"thinking"')}`,
     "rules[0].state",
@@ -159,7 +164,7 @@ Deno.test("M16: a rule state outside idle, working and blocked is refused (M25)"
   );
 });
 
-Deno.test("M17/M24: a detail token with uppercase is refused", () => {
+Deno.test("manifest parse M17/M24: a detail token with uppercase is refused", () => {
   agentError(
     `${BASE}${RULE.replace('state = "working"', 'state = "working"\ndetail = "RateLimit"')}`,
     "rules[0].detail",
@@ -171,12 +176,12 @@ Deno.test("M17/M24: a detail token with uppercase is refused", () => {
   );
 });
 
-Deno.test("M18: priority defaults to 0 and must be an integer", () => {
-  strictEqual(parseAgentManifest(`${BASE}${RULE}`, ORIGIN).rules[0].priority, 0);
+Deno.test("manifest parse M18: priority defaults to 0 and must be an integer", () => {
+  assertStrictEquals(parseAgentManifest(`${BASE}${RULE}`, ORIGIN).rules[0].priority, 0);
   agentError(`${BASE}${RULE}priority = 1.5\n`, "rules[0].priority", /integer/);
 });
 
-Deno.test("M19: a bad region names the three forms", () => {
+Deno.test("manifest parse M19: a bad region names the three forms", () => {
   agentError(
     `${BASE}${RULE.replace('"visible"', '"tail(5)"')}`,
     "rules[0].region",
@@ -185,10 +190,10 @@ Deno.test("M19: a bad region names the three forms", () => {
   agentError(`${BASE}${RULE.replace('"visible"', '"tail_lines(0)"')}`, "rules[0].region");
   agentError(`${BASE}${RULE.replace('"visible"', '"Visible"')}`, "rules[0].region");
   const m = parseAgentManifest(`${BASE}${RULE.replace('"visible"', '"tail_lines(12)"')}`, ORIGIN);
-  deepStrictEqual(m.rules[0].region, { kind: "tail_lines", lines: 12, spec: "tail_lines(12)" });
+  assertEquals(m.rules[0].region, { kind: "tail_lines", lines: 12, spec: "tail_lines(12)" });
 });
 
-Deno.test("M20: a bad regex in a rule names its key path", () => {
+Deno.test("manifest parse M20: a bad regex in a rule names its key path", () => {
   agentError(
     `${BASE}${RULE.replace('{ contains = "esc to cancel" }', "{ regex = '[a-' }")}`,
     "rules[0].match.regex",
@@ -205,7 +210,7 @@ Deno.test("M20: a bad regex in a rule names its key path", () => {
   );
 });
 
-Deno.test("M20: a predicate takes exactly one key", () => {
+Deno.test("manifest parse M20: a predicate takes exactly one key", () => {
   agentError(
     `${BASE}${RULE.replace('{ contains = "esc to cancel" }', '{ contains = "a", regex = "b" }')}`,
     "rules[0].match",
@@ -222,14 +227,17 @@ Deno.test("M20: a predicate takes exactly one key", () => {
   );
 });
 
-Deno.test("M21: skip_state_update defaults to false", () => {
-  strictEqual(parseAgentManifest(`${BASE}${RULE}`, ORIGIN).rules[0].skip_state_update, false);
+Deno.test("manifest parse M21: skip_state_update defaults to false", () => {
+  assertStrictEquals(
+    parseAgentManifest(`${BASE}${RULE}`, ORIGIN).rules[0].skip_state_update,
+    false,
+  );
 });
 
-Deno.test("D65: ends_turn defaults to false and is only for plain idle rules", () => {
-  strictEqual(parseAgentManifest(`${BASE}${RULE}`, ORIGIN).rules[0].ends_turn, false);
+Deno.test("manifest parse D65: ends_turn defaults to false and is only for plain idle rules", () => {
+  assertStrictEquals(parseAgentManifest(`${BASE}${RULE}`, ORIGIN).rules[0].ends_turn, false);
   const idle = RULE.replace('"working"', '"idle"');
-  strictEqual(
+  assertStrictEquals(
     parseAgentManifest(`${BASE}${idle}ends_turn = true\n`, ORIGIN).rules[0].ends_turn,
     true,
   );
@@ -241,7 +249,7 @@ Deno.test("D65: ends_turn defaults to false and is only for plain idle rules", (
   );
 });
 
-Deno.test("M22: a [details] key that collides with a state token is refused", () => {
+Deno.test("manifest parse M22: a [details] key that collides with a state token is refused", () => {
   agentError(`${BASE}[details]\nidle = { aliases = ["resting"] }\n`, "details.idle", /state token/);
   agentError(`${BASE}[details]\nRate = { aliases = [] }\n`, "details.Rate", /detail token/);
   agentError(
@@ -260,7 +268,7 @@ Deno.test("M22: a [details] key that collides with a state token is refused", ()
   );
 });
 
-Deno.test("M23: channel must be event, file-tail or screen; any format loads", () => {
+Deno.test("manifest parse M23: channel must be event, file-tail or screen; any format loads", () => {
   agentError(
     `${BASE}[telemetry.context]\nchannel = "socket"\nformat = "x"\n`,
     "telemetry.context.channel",
@@ -270,10 +278,10 @@ Deno.test("M23: channel must be event, file-tail or screen; any format loads", (
     `${BASE}[telemetry.context]\nchannel = "file-tail"\nformat = "future-format-v9"\n`,
     ORIGIN,
   );
-  deepStrictEqual(m.telemetry?.context, { channel: "file-tail", format: "future-format-v9" });
+  assertEquals(m.telemetry?.context, { channel: "file-tail", format: "future-format-v9" });
 });
 
-Deno.test("M9-M13: hooks parse into claims with compiled matchers", () => {
+Deno.test("manifest parse M9-M13: hooks parse into claims with compiled matchers", () => {
   const m = parseAgentManifest(
     `${BASE}[hooks]
 covers = ["working", "idle", "lifecycle"]
@@ -292,14 +300,14 @@ turn_end = true
     ORIGIN,
   );
   const map = m.hooks!.map;
-  deepStrictEqual(map[0].claim, { lifecycle: "start" });
-  deepStrictEqual(map[1].claim, { state: "working", detail: "rate_limit" });
-  ok(map[1].matcher!.re.test('{"notification_type":"usage_limit"}'));
-  strictEqual(map[0].turn_end, false);
-  strictEqual(map[2].turn_end, true);
+  assertEquals(map[0].claim, { lifecycle: "start" });
+  assertEquals(map[1].claim, { state: "working", detail: "rate_limit" });
+  assert(map[1].matcher!.re.test('{"notification_type":"usage_limit"}'));
+  assertStrictEquals(map[0].turn_end, false);
+  assertStrictEquals(map[2].turn_end, true);
 });
 
-Deno.test("M12: a claim is either a state or a lifecycle", () => {
+Deno.test("manifest parse M12: a claim is either a state or a lifecycle", () => {
   const hooks = (claim: string) =>
     `${BASE}[hooks]\ncovers = ["idle", "lifecycle"]\n[[hooks.map]]\nevent = "e"\nclaim = ${claim}\n`;
   agentError(hooks('{ state = "idle", lifecycle = "end" }'), "hooks.map[0].claim", /not both/);
@@ -313,7 +321,7 @@ Deno.test("M12: a claim is either a state or a lifecycle", () => {
   );
 });
 
-Deno.test("M9: a claimed state missing from [hooks].covers is refused", () => {
+Deno.test("manifest parse M9: a claimed state missing from [hooks].covers is refused", () => {
   agentError(
     `${BASE}[hooks]\ncovers = ["idle"]\n[[hooks.map]]\nevent = "e"\nclaim = { state = "blocked" }\n`,
     "hooks.map[0].claim",
@@ -339,28 +347,28 @@ function actionError(text: string, keyPath: string, pattern?: RegExp): ManifestE
   } catch (err) {
     caught = err;
   }
-  ok(caught instanceof ManifestError, `expected a ManifestError, got ${caught}`);
-  strictEqual(caught.keyPath, keyPath);
-  ok(caught.message.startsWith(`${APATH}: `), caught.message);
-  if (pattern) ok(pattern.test(caught.message), caught.message);
+  assert(caught instanceof ManifestError, `expected a ManifestError, got ${caught}`);
+  assertStrictEquals(caught.keyPath, keyPath);
+  assert(caught.message.startsWith(`${APATH}: `), caught.message);
+  if (pattern) assert(pattern.test(caught.message), caught.message);
   return caught;
 }
 
-Deno.test("M33-M40: a keys action parses with its defaults", () => {
+Deno.test("manifest parse M33-M40: a keys action parses with its defaults", () => {
   const a = parseActionManifest(`${AHEAD}kind = "keys"\n[keys]\nclaude = ["Escape"]\n`, AORIGIN);
-  strictEqual(a.confirm, false);
-  strictEqual(a.detach, false);
-  strictEqual(a.text, false);
-  strictEqual(a.timeout_ms, 30000);
-  strictEqual(a.detach_timeout_ms, 900000);
-  deepStrictEqual(a.agents, []);
-  deepStrictEqual(a.requires, []);
-  deepStrictEqual(a.api, {});
-  strictEqual(a.when, undefined);
-  strictEqual(a.path, APATH);
+  assertStrictEquals(a.confirm, false);
+  assertStrictEquals(a.detach, false);
+  assertStrictEquals(a.text, false);
+  assertStrictEquals(a.timeout_ms, 30000);
+  assertStrictEquals(a.detach_timeout_ms, 900000);
+  assertEquals(a.agents, []);
+  assertEquals(a.requires, []);
+  assertEquals(a.api, {});
+  assertStrictEquals(a.when, undefined);
+  assertStrictEquals(a.path, APATH);
 });
 
-Deno.test("M31: the action name is required and must equal the stem", () => {
+Deno.test("manifest parse M31: the action name is required and must equal the stem", () => {
   actionError(
     `min_engine_version = "0.1"\nlabel = "x"\nkind = "keys"\n[keys]\na = ["x"]\n`,
     "name",
@@ -373,11 +381,11 @@ Deno.test("M31: the action name is required and must equal the stem", () => {
   );
 });
 
-Deno.test("M30: a newer action min_engine_version says upgrade tma", () => {
+Deno.test("manifest parse M30: a newer action min_engine_version says upgrade tma", () => {
   actionError(`min_engine_version = "7.2.1"\nwhatever = 1\n`, "min_engine_version", /upgrade tma/);
 });
 
-Deno.test("M33/M4: a bad kind and unknown keys are refused", () => {
+Deno.test("manifest parse M33/M4: a bad kind and unknown keys are refused", () => {
   actionError(`${AHEAD}kind = "macro"\n`, "kind", /keys or exec/);
   actionError(`${AHEAD}kind = "keys"\nlabels = "x"\n[keys]\na = ["x"]\n`, "labels", /unknown key/);
   actionError(
@@ -386,12 +394,12 @@ Deno.test("M33/M4: a bad kind and unknown keys are refused", () => {
   );
 });
 
-Deno.test("M34: when takes states, details and fail-closed context bounds", () => {
+Deno.test("manifest parse M34: when takes states, details and fail-closed context bounds", () => {
   const a = parseActionManifest(
     `${AHEAD}kind = "keys"\n[when]\nstate = ["idle"]\ndetail = ["permission"]\ncontext_pct_min = 75\n[keys]\nclaude = ["x"]\n`,
     AORIGIN,
   );
-  deepStrictEqual(a.when, { state: ["idle"], detail: ["permission"], context_pct_min: 75 });
+  assertEquals(a.when, { state: ["idle"], detail: ["permission"], context_pct_min: 75 });
   actionError(
     `${AHEAD}kind = "keys"\n[when]\nstate = ["done"]\n[keys]\na = ["x"]\n`,
     "when.state[0]",
@@ -408,7 +416,7 @@ Deno.test("M34: when takes states, details and fail-closed context bounds", () =
   );
 });
 
-Deno.test("M36: an unknown requires token is refused", () => {
+Deno.test("manifest parse M36: an unknown requires token is refused", () => {
   actionError(
     `${AHEAD}kind = "exec"\ncommand = "true"\nrequires = ["session", "window"]\n`,
     "requires[1]",
@@ -416,15 +424,15 @@ Deno.test("M36: an unknown requires token is refused", () => {
   );
 });
 
-Deno.test("M44: the API vocabulary is closed and reply rules hold", () => {
+Deno.test("manifest parse M44: the API vocabulary is closed and reply rules hold", () => {
   const api = (cell: string) => `${AHEAD}kind = "keys"\n[api]\nopencode = ${cell}\n`;
-  deepStrictEqual(
+  assertEquals(
     parseActionManifest(api('{ op = "permission-reply", reply = "always" }'), AORIGIN).api,
     {
       opencode: { op: "permission-reply", reply: "always" },
     },
   );
-  deepStrictEqual(parseActionManifest(api('{ op = "question-reply" }'), AORIGIN).api, {
+  assertEquals(parseActionManifest(api('{ op = "question-reply" }'), AORIGIN).api, {
     opencode: { op: "question-reply" },
   });
   actionError(
@@ -445,7 +453,7 @@ Deno.test("M44: the API vocabulary is closed and reply rules hold", () => {
   );
 });
 
-Deno.test("M45: keys needs an agent under [keys] or [api], and forbids command and detach", () => {
+Deno.test("manifest parse M45: keys needs an agent under [keys] or [api], and forbids command and detach", () => {
   actionError(`${AHEAD}kind = "keys"\n`, "keys", /at least one agent/);
   actionError(
     `${AHEAD}kind = "keys"\ncommand = "x"\n[keys]\na = ["x"]\n`,
@@ -460,7 +468,7 @@ Deno.test("M45: keys needs an agent under [keys] or [api], and forbids command a
   );
 });
 
-Deno.test("M45: exec needs command and forbids [keys], [api] and text", () => {
+Deno.test("manifest parse M45: exec needs command and forbids [keys], [api] and text", () => {
   actionError(`${AHEAD}kind = "exec"\n`, "command", /needs command/);
   actionError(
     `${AHEAD}kind = "exec"\ncommand = "x"\n[keys]\na = ["x"]\n`,
@@ -476,11 +484,11 @@ Deno.test("M45: exec needs command and forbids [keys], [api] and text", () => {
     `${AHEAD}kind = "exec"\ncommand = "x"\ndetach = true\nagents = ["claude"]\n`,
     AORIGIN,
   );
-  strictEqual(a.detach, true);
-  deepStrictEqual(a.agents, ["claude"]);
+  assertStrictEquals(a.detach, true);
+  assertEquals(a.agents, ["claude"]);
 });
 
-Deno.test("M45: an agent in both [keys] and [api] is refused", () => {
+Deno.test("manifest parse M45: an agent in both [keys] and [api] is refused", () => {
   actionError(
     `${AHEAD}kind = "keys"\n[keys]\nopencode = ["y"]\n[api]\nopencode = { op = "question-reject" }\n`,
     "api.opencode",
@@ -488,12 +496,12 @@ Deno.test("M45: an agent in both [keys] and [api] is refused", () => {
   );
 });
 
-Deno.test("M43/M45: a text action holds exactly one {text} per sequence and no [api]", () => {
+Deno.test("manifest parse M43/M45: a text action holds exactly one {text} per sequence and no [api]", () => {
   const ok1 = parseActionManifest(
     `${AHEAD}kind = "keys"\ntext = true\n[keys]\nclaude = ["{text}", "Enter"]\n`,
     AORIGIN,
   );
-  strictEqual(ok1.text, true);
+  assertStrictEquals(ok1.text, true);
   actionError(
     `${AHEAD}kind = "keys"\ntext = true\n[keys]\nclaude = ["Enter"]\n`,
     "keys.claude",
@@ -516,7 +524,7 @@ Deno.test("M43/M45: a text action holds exactly one {text} per sequence and no [
   );
 });
 
-Deno.test("M42: an empty key sequence or key is refused", () => {
+Deno.test("manifest parse M42: an empty key sequence or key is refused", () => {
   actionError(`${AHEAD}kind = "keys"\n[keys]\nclaude = []\n`, "keys.claude", /at least 1/);
   actionError(
     `${AHEAD}kind = "keys"\n[keys]\nclaude = [""]\n`,
@@ -527,10 +535,8 @@ Deno.test("M42: an empty key sequence or key is refused", () => {
 
 Deno.test("ManifestError.reason omits the file for a line that already names it", () => {
   const err = agentError(`colour = 1\n${BASE}`, "colour");
-  strictEqual(err.reason, 'colour: unknown key "colour"; remove it or fix its spelling');
-  strictEqual(err.message, `${PATH}: ${err.reason}`);
-  throws(
-    () => parseAgentManifest("x = ", ORIGIN),
-    (e: unknown) => e instanceof ManifestError && e.keyPath === "",
-  );
+  assertStrictEquals(err.reason, 'colour: unknown key "colour"; remove it or fix its spelling');
+  assertStrictEquals(err.message, `${PATH}: ${err.reason}`);
+  const e = assertThrows(() => parseAgentManifest("x = ", ORIGIN), ManifestError);
+  assertStrictEquals(e.keyPath, "");
 });

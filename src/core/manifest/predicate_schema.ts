@@ -1,8 +1,8 @@
 /**
- * The predicate tree of a screen rule's `match` (D28, M20): leaves
- * `contains`, `regex`, `line_regex` and `last_line`, combinators `any`,
- * `all` and `not`. Externally tagged TOML: each node is a table with exactly
- * one key, e.g.
+ * The predicate tree of a screen rule's `match`: leaves `contains`, `regex`,
+ * `line_regex` and `last_line`, combinators `any`, `all` and `not` (D28,
+ * M20). Externally tagged TOML: each node is a table with exactly one key,
+ * for example:
  *
  * ```toml
  * match = { all = [ { contains = "A" }, { not = { regex = "B" } } ] }

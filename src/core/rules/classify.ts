@@ -31,7 +31,7 @@ import type { Rule } from "../manifest/agent_schema.ts";
 import { evaluatePredicate } from "./predicate.ts";
 import { type PreparedScreen, prepareScreen, regionLines, type ScreenInput } from "./regions.ts";
 
-/** The fold's slot order for screen claims (D10, D16): earlier wins. */
+/** The fold's slot order for screen claims: earlier wins (D10, D16). */
 export const SLOT_ORDER: readonly ClaimState[] = ["blocked", "working", "idle"];
 
 /** The outcome of one rule on one screen. */

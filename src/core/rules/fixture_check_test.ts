@@ -1,4 +1,4 @@
-import { deepStrictEqual } from "node:assert/strict";
+import { assertEquals } from "../../../tests/harness/assert.ts";
 import { parseAgentManifest } from "../manifest/parse.ts";
 import { checkScreenFile, ruleDescriptor } from "./fixture_check.ts";
 import { parseScreenFile } from "./screen_file.ts";
@@ -32,7 +32,7 @@ function fixture(headers: string[], screen: string) {
 }
 
 Deno.test("ruleDescriptor() spells state, detail, priority and history", () => {
-  deepStrictEqual(manifest.rules.map(ruleDescriptor), ["working@10", "idle@0 history"]);
+  assertEquals(manifest.rules.map(ruleDescriptor), ["working@10", "idle@0 history"]);
 });
 
 Deno.test("checkScreenFile() passes a fixture that holds", () => {
@@ -40,7 +40,7 @@ Deno.test("checkScreenFile() passes a fixture that holds", () => {
     ["# state: working", "# rule: 0 working@10", "# not-rule: 1"],
     "(esc to cancel)",
   );
-  deepStrictEqual(checkScreenFile(manifest, f), []);
+  assertEquals(checkScreenFile(manifest, f), []);
 });
 
 Deno.test("checkScreenFile() names a wrong state, a silent pin, a stale descriptor and a loud not-rule", () => {
@@ -48,7 +48,7 @@ Deno.test("checkScreenFile() names a wrong state, a silent pin, a stale descript
     ["# state: idle", "# rule: 0 working@70", "# rule: 1", "# not-rule: 0", "# rule: 7"],
     "(esc to cancel)",
   );
-  deepStrictEqual(checkScreenFile(manifest, f), [
+  assertEquals(checkScreenFile(manifest, f), [
     "marked idle, but the screen claims working (rules[0] working)",
     'pins rule 0 as "working@70", but it is "working@10"',
     "rule 1 (idle@0 history) did not match",
@@ -58,9 +58,9 @@ Deno.test("checkScreenFile() names a wrong state, a silent pin, a stale descript
 });
 
 Deno.test("checkScreenFile(): unknown forbids a blocked or working claim only", () => {
-  deepStrictEqual(checkScreenFile(manifest, fixture(["# state: unknown"], "History")), []);
-  deepStrictEqual(checkScreenFile(manifest, fixture(["# state: unknown"], "nothing")), []);
-  deepStrictEqual(checkScreenFile(manifest, fixture(["# state: unknown"], "esc to cancel")), [
+  assertEquals(checkScreenFile(manifest, fixture(["# state: unknown"], "History")), []);
+  assertEquals(checkScreenFile(manifest, fixture(["# state: unknown"], "nothing")), []);
+  assertEquals(checkScreenFile(manifest, fixture(["# state: unknown"], "esc to cancel")), [
     "marked unknown, but the screen claims working (rules[0] working)",
   ]);
 });

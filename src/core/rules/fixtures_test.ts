@@ -5,7 +5,7 @@
  * pinned screens and the recorded real ones both count) plus one look-alike
  * of our own it stays silent on.
  */
-import { deepStrictEqual } from "node:assert/strict";
+import { assertEquals } from "../../../tests/harness/assert.ts";
 import { parseAgentManifest, type ParsedAgentManifest } from "../manifest/parse.ts";
 import { classifyScreen } from "./classify.ts";
 import { checkScreenFile, parseRulePins } from "./fixture_check.ts";
@@ -60,19 +60,19 @@ function widthOf(name: string): number | null {
 }
 
 for (const { folder, name, file } of [...own, ...real]) {
-  Deno.test(`M27: ${folder}${name} reads as ${file.state}`, () => {
+  Deno.test(`screen fixtures M27: ${folder}${name} reads as ${file.state}`, () => {
     const manifest = manifests.get(file.agent);
     if (!manifest) throw new Error(`${name}: no bundled manifest for agent "${file.agent}"`);
-    deepStrictEqual(checkScreenFile(manifest, file), []);
+    assertEquals(checkScreenFile(manifest, file), []);
   });
 }
 
-Deno.test("M27: fixtures/screens holds screens for every bundled agent", () => {
+Deno.test("screen fixtures M27: fixtures/screens holds screens for every bundled agent", () => {
   const agents = new Set(own.map((f) => f.file.agent));
-  deepStrictEqual([...AGENTS].filter((a) => !agents.has(a)), []);
+  assertEquals([...AGENTS].filter((a) => !agents.has(a)), []);
 });
 
-Deno.test("M27: every bundled rule fires at two widths and stays silent on a look-alike", () => {
+Deno.test("screen fixtures M27: every bundled rule fires at two widths and stays silent on a look-alike", () => {
   const gaps: string[] = [];
   for (const agent of AGENTS) {
     const manifest = manifests.get(agent)!;
@@ -114,5 +114,5 @@ Deno.test("M27: every bundled rule fires at two widths and stays silent on a loo
       if (negatives < 1) gaps.push(`${agent} rules[${index}]: no look-alike fixture`);
     });
   }
-  deepStrictEqual(gaps, []);
+  assertEquals(gaps, []);
 });

@@ -1,6 +1,6 @@
 /**
- * Cuts a rule's region out of a captured screen (D27): `tail_lines(N)`, the
- * `visible` viewport, or the pane `title`.
+ * Cuts a rule's region out of a captured screen: `tail_lines(N)`, the
+ * `visible` viewport, or the pane `title` (D27).
  *
  * Trailing blank rows are dropped before a region is cut, and this is a
  * deliberate choice. Agents that stay on tmux's main screen (Claude, Gemini,

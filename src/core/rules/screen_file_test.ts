@@ -1,4 +1,4 @@
-import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
+import { assertEquals, assertStrictEquals, assertThrows } from "../../../tests/harness/assert.ts";
 import { parseScreenFile, ScreenFileError } from "./screen_file.ts";
 
 Deno.test("parseScreenFile() reads the headers and keeps the capture byte for byte", () => {
@@ -17,24 +17,32 @@ Deno.test("parseScreenFile() reads the headers and keeps the capture byte for by
     "",
   ].join("\n");
   const f = parseScreenFile(text, "g.txt");
-  strictEqual(f.agent, "gemini");
-  strictEqual(f.state, "idle");
-  strictEqual(f.title, "◇  Ready (proj)   ");
-  strictEqual(f.height, 40);
-  deepStrictEqual(f.headers.rule, ["2 idle@5", "1"]);
-  strictEqual(f.capture, "\x1b[1m > \x1b[0m hi\n");
+  assertStrictEquals(f.agent, "gemini");
+  assertStrictEquals(f.state, "idle");
+  assertStrictEquals(f.title, "◇  Ready (proj)   ");
+  assertStrictEquals(f.height, 40);
+  assertEquals(f.headers.rule, ["2 idle@5", "1"]);
+  assertStrictEquals(f.capture, "\x1b[1m > \x1b[0m hi\n");
 });
 
 Deno.test("parseScreenFile() accepts an empty title and no height", () => {
   const f = parseScreenFile("# agent: pi\n# state: unknown\n# title:\n---\n");
-  strictEqual(f.title, "");
-  strictEqual(f.height, null);
-  strictEqual(f.capture, "");
+  assertStrictEquals(f.title, "");
+  assertStrictEquals(f.height, null);
+  assertStrictEquals(f.capture, "");
 });
 
 Deno.test("parseScreenFile() names the file when the format is broken", () => {
-  throws(() => parseScreenFile("# agent: pi\n# state: idle\n", "x.txt"), ScreenFileError);
-  throws(() => parseScreenFile("# state: idle\n---\n", "x.txt"), /x\.txt: missing "# agent:"/);
-  throws(() => parseScreenFile("agent pi\n---\n", "x.txt"), /bad header line/);
-  throws(() => parseScreenFile("# agent: a\n# state: b\n# height: -1\n---\n", "x.txt"), /height/);
+  assertThrows(() => parseScreenFile("# agent: pi\n# state: idle\n", "x.txt"), ScreenFileError);
+  assertThrows(
+    () => parseScreenFile("# state: idle\n---\n", "x.txt"),
+    Error,
+    'x.txt: missing "# agent:"',
+  );
+  assertThrows(() => parseScreenFile("agent pi\n---\n", "x.txt"), Error, "bad header line");
+  assertThrows(
+    () => parseScreenFile("# agent: a\n# state: b\n# height: -1\n---\n", "x.txt"),
+    Error,
+    "height",
+  );
 });

@@ -9,12 +9,11 @@ import {
   epochToMs,
   looseNumber,
   looseString,
-  parseJsonObject,
+  parsePayloadObject,
   toCount,
   tolerant,
   toPercent,
 } from "./fields.ts";
-import { MalformedPayloadError } from "./errors.ts";
 import { pickQuota, type QuotaCandidate } from "./quota.ts";
 import type { ParseTelemetryOptions, TelemetryReading } from "./reading.ts";
 
@@ -87,9 +86,7 @@ export function parseClaudeStatusline(
   text: string,
   opts: ParseTelemetryOptions,
 ): TelemetryReading {
-  const parsed = claudeStatuslineSchema.safeParse(parseJsonObject(FORMAT, text));
-  if (!parsed.success) throw new MalformedPayloadError(FORMAT, parsed.error.message);
-  const payload = parsed.data;
+  const payload = parsePayloadObject(FORMAT, claudeStatuslineSchema, text);
 
   const reading: TelemetryReading = {};
   if (payload.session_id !== undefined) reading.sessionId = payload.session_id;

@@ -13,12 +13,11 @@ import { z } from "../../deps/zod.ts";
 import {
   looseNumber,
   looseString,
-  parseJsonObject,
+  parsePayloadObject,
   toCount,
   tolerant,
   toPercent,
 } from "./fields.ts";
-import { MalformedPayloadError } from "./errors.ts";
 import type { ParseTelemetryOptions, TelemetryReading } from "./reading.ts";
 
 const FORMAT = "cursor-statusline-json";
@@ -56,9 +55,7 @@ export function parseCursorStatusline(
   text: string,
   _opts: ParseTelemetryOptions,
 ): TelemetryReading {
-  const parsed = cursorStatuslineSchema.safeParse(parseJsonObject(FORMAT, text));
-  if (!parsed.success) throw new MalformedPayloadError(FORMAT, parsed.error.message);
-  const payload = parsed.data;
+  const payload = parsePayloadObject(FORMAT, cursorStatuslineSchema, text);
 
   const reading: TelemetryReading = {};
   if (payload.session_id !== undefined) reading.sessionId = payload.session_id;

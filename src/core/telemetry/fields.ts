@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "../../deps/zod.ts";
+import { isObject } from "../object.ts";
 import { MalformedPayloadError } from "./errors.ts";
 
 /**
@@ -43,11 +44,27 @@ export function parseJsonObject(format: string, text: string): Record<string, un
     const reason = err instanceof Error ? err.message : String(err);
     throw new MalformedPayloadError(format, `not JSON (${reason})`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isObject(value)) {
     const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
     throw new MalformedPayloadError(format, `expected a JSON object, got ${kind}`);
   }
-  return value as Record<string, unknown>;
+  return value;
+}
+
+/**
+ * Parses a JSON object payload of `format` through its schema, or throws
+ * `MalformedPayloadError` naming the format and what the schema refused.
+ *
+ * ```ts
+ * import { z } from "../../deps/zod.ts";
+ * const schema = z.object({ session_id: z.string().optional() });
+ * parsePayloadObject("pi-context-json", schema, '{"session_id":"s1"}'); // { session_id: "s1" }
+ * ```
+ */
+export function parsePayloadObject<T>(format: string, schema: z.ZodType<T>, text: string): T {
+  const parsed = schema.safeParse(parseJsonObject(format, text));
+  if (!parsed.success) throw new MalformedPayloadError(format, parsed.error.message);
+  return parsed.data;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The recognised-model fact (I10, G22): whether any `[telemetry.windows]`
- * entry names a pane's model. Only the names matter; the sizes are parsed
- * but unused. `tma doctor` reports an unrecognised model (a report, never a
+ * The recognised-model fact: whether any `[telemetry.windows]` entry names a
+ * pane's model (I10, G22). Only the names matter; the sizes are parsed but
+ * unused. `tma doctor` reports an unrecognised model (a report, never a
  * warning).
  * @module
  */

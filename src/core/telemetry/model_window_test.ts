@@ -2,7 +2,7 @@ import { assertEquals } from "../../../tests/harness/assert.ts";
 import { SEEDED_WINDOWS } from "../config/schema.ts";
 import { recognisedModel } from "./model_window.ts";
 
-Deno.test("I10, G22: a model named by [telemetry.windows] is recognised, exactly or with a suffix", () => {
+Deno.test("recognisedModel() I10, G22: a model named by [telemetry.windows] is recognised, exactly or with a suffix", () => {
   const windows = { ...SEEDED_WINDOWS, "claude-sonnet-4-5": 200000 };
   assertEquals(recognisedModel("gemini-2.5-pro", windows), "gemini-2.5-pro");
   assertEquals(recognisedModel("claude-sonnet-4-5-20250929", windows), "claude-sonnet-4-5");

@@ -5,8 +5,7 @@
  * @module
  */
 import { z } from "../../deps/zod.ts";
-import { looseString, parseJsonObject, toCount, tolerant, toPercent } from "./fields.ts";
-import { MalformedPayloadError } from "./errors.ts";
+import { looseString, parsePayloadObject, toCount, tolerant, toPercent } from "./fields.ts";
 import type { ParseTelemetryOptions, TelemetryReading } from "./reading.ts";
 
 const FORMAT = "pi-context-json";
@@ -44,9 +43,7 @@ export const piContextSchema = z.object({
  * ```
  */
 export function parsePiContext(text: string, _opts: ParseTelemetryOptions): TelemetryReading {
-  const parsed = piContextSchema.safeParse(parseJsonObject(FORMAT, text));
-  if (!parsed.success) throw new MalformedPayloadError(FORMAT, parsed.error.message);
-  const payload = parsed.data;
+  const payload = parsePayloadObject(FORMAT, piContextSchema, text);
 
   const reading: TelemetryReading = {};
   if (payload.session_id !== undefined) reading.sessionId = payload.session_id;

@@ -1,6 +1,6 @@
 /**
- * Picks the account quota window to publish (I9): the one closest to
- * exhaustion among those a payload reports and that are still current.
+ * Picks the account quota window to publish: the one closest to exhaustion
+ * among those a payload reports and that are still current (I9).
  * @module
  */
 import type { QuotaReading } from "./reading.ts";

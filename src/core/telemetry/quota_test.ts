@@ -1,10 +1,10 @@
-import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { assertEquals, assertStrictEquals } from "../../../tests/harness/assert.ts";
 import { pickQuota } from "./quota.ts";
 
 const NOW = 1_785_000_000_000;
 
-Deno.test("I9: the window closest to exhaustion wins", () => {
-  deepStrictEqual(
+Deno.test("pickQuota() I9: the window closest to exhaustion wins", () => {
+  assertEquals(
     pickQuota([
       { window: "five_hour", usedPct: 40, resetsAtMs: NOW + 1 },
       { window: "seven_day", usedPct: 72.4, resetsAtMs: null },
@@ -13,8 +13,8 @@ Deno.test("I9: the window closest to exhaustion wins", () => {
   );
 });
 
-Deno.test("I9: a tie goes to the window listed first, judged on the stated numbers", () => {
-  strictEqual(
+Deno.test("pickQuota() I9: a tie goes to the window listed first, judged on the stated numbers", () => {
+  assertStrictEquals(
     pickQuota([
       { window: "primary", usedPct: 50, resetsAtMs: null },
       { window: "secondary", usedPct: 50, resetsAtMs: null },
@@ -22,7 +22,7 @@ Deno.test("I9: a tie goes to the window listed first, judged on the stated numbe
     "primary",
   );
   // Both round to 50, but 50.2 is the higher stated use.
-  strictEqual(
+  assertStrictEquals(
     pickQuota([
       { window: "primary", usedPct: 49.8, resetsAtMs: null },
       { window: "secondary", usedPct: 50.2, resetsAtMs: null },
@@ -31,8 +31,8 @@ Deno.test("I9: a tie goes to the window listed first, judged on the stated numbe
   );
 });
 
-Deno.test("I9: a window resetting at or before now is ignored", () => {
-  deepStrictEqual(
+Deno.test("pickQuota() I9: a window resetting at or before now is ignored", () => {
+  assertEquals(
     pickQuota([
       { window: "five_hour", usedPct: 99, resetsAtMs: NOW },
       { window: "seven_day", usedPct: 10, resetsAtMs: NOW + 1 },
@@ -41,8 +41,8 @@ Deno.test("I9: a window resetting at or before now is ignored", () => {
   );
 });
 
-Deno.test("I9: a percentage outside 0-100 is ignored, and no window means no reading", () => {
-  strictEqual(
+Deno.test("pickQuota() I9: a percentage outside 0-100 is ignored, and no window means no reading", () => {
+  assertStrictEquals(
     pickQuota([
       { window: "five_hour", usedPct: 140, resetsAtMs: null },
       { window: "seven_day", usedPct: -3, resetsAtMs: null },
@@ -50,5 +50,5 @@ Deno.test("I9: a percentage outside 0-100 is ignored, and no window means no rea
     ], NOW),
     undefined,
   );
-  strictEqual(pickQuota([], NOW), undefined);
+  assertStrictEquals(pickQuota([], NOW), undefined);
 });

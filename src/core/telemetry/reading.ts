@@ -115,8 +115,8 @@ export const telemetryReadingSchema = z.object({
    */
   model: z.string().min(1).optional(),
   /**
-   * Account quota (P22-P25): Claude `rate_limits` and Codex `rate_limits`
-   * (I9). Undefined when the block or every window is missing, malformed,
+   * Account quota: Claude `rate_limits` and Codex `rate_limits` (P22-P25,
+   * I9). Undefined when the block or every window is missing, malformed,
    * above 100 or past its reset: a missing block is never a clear, so there
    * is no `null`. Cursor and pi publish none.
    */

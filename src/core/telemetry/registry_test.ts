@@ -1,4 +1,9 @@
-import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import {
+  assert,
+  assertEquals,
+  assertStrictEquals,
+  assertThrows,
+} from "../../../tests/harness/assert.ts";
 import { TmaError } from "../errors.ts";
 import { MalformedPayloadError, UnknownFormatError } from "./errors.ts";
 import { TELEMETRY_FORMATS, telemetryReadingSchema } from "./reading.ts";
@@ -15,38 +20,36 @@ const PREFIX_FORMAT: Record<string, string> = {
   pi_: "pi-context-json",
 };
 
-Deno.test("M23: every compiled-in format is known", () => {
-  deepStrictEqual([...TELEMETRY_FORMATS], [
+Deno.test("parseTelemetry() M23: every compiled-in format is known", () => {
+  assertEquals([...TELEMETRY_FORMATS], [
     "claude-statusline-json",
     "codex-rollout-jsonl",
     "cursor-statusline-json",
     "pi-context-json",
   ]);
-  for (const format of TELEMETRY_FORMATS) strictEqual(isTelemetryFormat(format), true);
-  strictEqual(isTelemetryFormat("gemini-json"), false);
-  strictEqual(isTelemetryFormat(42), false);
+  for (const format of TELEMETRY_FORMATS) assertStrictEquals(isTelemetryFormat(format), true);
+  assertStrictEquals(isTelemetryFormat("gemini-json"), false);
+  assertStrictEquals(isTelemetryFormat(42), false);
 });
 
-Deno.test("M23: an unknown format is refused at read time with a clear error", () => {
-  throws(
+Deno.test("parseTelemetry() M23: an unknown format is refused at read time with a clear error", () => {
+  const e = assertThrows(
     () => parseTelemetry("claude-json", "{}", { nowMs: NOW }),
-    (e: unknown) => {
-      ok(e instanceof UnknownFormatError);
-      ok(e instanceof TmaError);
-      strictEqual(e.format, "claude-json");
-      ok(e.message.includes('"claude-json"'));
-      ok(e.message.includes("[telemetry.context] format"));
-      ok(e.message.includes("codex-rollout-jsonl"));
-      return true;
-    },
+    UnknownFormatError,
+    '"claude-json"',
   );
+  assert(e instanceof TmaError);
+  assertStrictEquals(e.format, "claude-json");
+  assert(e.message.includes("[telemetry.context] format"));
+  assert(e.message.includes("codex-rollout-jsonl"));
 });
 
-Deno.test("I8: a malformed payload through the registry throws MalformedPayloadError", () => {
-  throws(
+Deno.test("parseTelemetry() I8: a malformed payload through the registry throws MalformedPayloadError", () => {
+  const e = assertThrows(
     () => parseTelemetry("pi-context-json", "not json", { nowMs: NOW }),
-    (e: unknown) => e instanceof MalformedPayloadError && e.format === "pi-context-json",
+    MalformedPayloadError,
   );
+  assertStrictEquals(e.format, "pi-context-json");
 });
 
 Deno.test("the registry dispatches each format to its parser", () => {
@@ -55,10 +58,10 @@ Deno.test("the registry dispatches each format to its parser", () => {
     context_window: { used_percentage: 10, total_input_tokens: 20000, context_window_size: 200000 },
     context_usage: { tokens: 5, contextWindow: 100, percent: 5 },
   });
-  strictEqual(parseTelemetry("claude-statusline-json", text, { nowMs: NOW }).contextPct, 10);
-  strictEqual(parseTelemetry("cursor-statusline-json", text, { nowMs: NOW }).tokens, 20000);
-  strictEqual(parseTelemetry("pi-context-json", text, { nowMs: NOW }).contextPct, 5);
-  deepStrictEqual(parseTelemetry("codex-rollout-jsonl", text, { nowMs: NOW }), {});
+  assertStrictEquals(parseTelemetry("claude-statusline-json", text, { nowMs: NOW }).contextPct, 10);
+  assertStrictEquals(parseTelemetry("cursor-statusline-json", text, { nowMs: NOW }).tokens, 20000);
+  assertStrictEquals(parseTelemetry("pi-context-json", text, { nowMs: NOW }).contextPct, 5);
+  assertEquals(parseTelemetry("codex-rollout-jsonl", text, { nowMs: NOW }), {});
 });
 
 Deno.test("every reading from our fixtures conforms to telemetryReadingSchema", () => {
@@ -69,8 +72,8 @@ Deno.test("every reading from our fixtures conforms to telemetryReadingSchema", 
     const text = Deno.readTextFileSync(new URL(entry.name, OWN));
     const reading = parseTelemetry(PREFIX_FORMAT[prefix], text, { nowMs: NOW });
     const checked = telemetryReadingSchema.safeParse(reading);
-    ok(checked.success, `${entry.name}: ${checked.error?.message}`);
+    assert(checked.success, `${entry.name}: ${checked.error?.message}`);
     count++;
   }
-  ok(count > 20);
+  assert(count > 20);
 });

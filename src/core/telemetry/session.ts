@@ -1,6 +1,6 @@
 /**
- * The session-ownership filter (D44): side-channel telemetry from another
- * session (a subagent, a background session) must not overwrite a pane's own.
+ * The session-ownership filter: side-channel telemetry from another session
+ * (a subagent, a background session) must not overwrite a pane's own (D44).
  * @module
  */
 

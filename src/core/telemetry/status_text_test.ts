@@ -1,7 +1,7 @@
 import { assertEquals } from "../../../tests/harness/assert.ts";
 import { statusText } from "./status_text.ts";
 
-Deno.test("I7: the shim's own line is the model, the context gauge and a quota past half", () => {
+Deno.test("statusText() I7: the shim's own line is the model, the context gauge and a quota past half", () => {
   assertEquals(
     statusText({ model: "claude-opus-4-8", contextPct: 43 }),
     "claude-opus-4-8 · context 43%",

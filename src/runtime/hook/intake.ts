@@ -1,0 +1,243 @@
+/**
+ * The hook intake: one agent event in, one guarded stamp out (C101). It runs
+ * inside the agent's own hook, so it is built to be cheap: one `list-panes`
+ * and one write (plus one `ps` for Codex), and for Claude's held
+ * `PermissionRequest` the wait for a verdict (A25). `run.ts` wires it to the
+ * command line.
+ *
+ * Concurrency: the pane is read, the stamp decided in TypeScript, and the
+ * write committed under a compare-and-swap on `@agent_stamped_at`. When
+ * another writer stamped in between, the pane is read again and the stamp
+ * re-decided, up to three retries, so racing events resolve by evidence
+ * time (D47) rather than by who finished last.
+ * @module
+ */
+import { decisionObject } from "../../core/hook/decision.ts";
+import type { HookManifest } from "../../core/hook/hook_manifest.ts";
+import { resolveHookAction } from "../../core/hook/mapping.ts";
+import { type HookPayload, stringField } from "../../core/hook/payload.ts";
+import {
+  type HookGuard,
+  type HookPlan,
+  planHookEvent,
+  windowRollupWrite,
+} from "../../core/hook/plan.ts";
+import type { HookSettings } from "../../core/hook/settings.ts";
+import type { AgentProfile } from "../../core/identity.ts";
+import type { PaneFacts, ProcessTable } from "../../core/snapshot.ts";
+import type { TmuxServer } from "../../tmux/exec.ts";
+import { listPanes } from "../../tmux/panes.ts";
+import { escapeFormat, writeChains } from "../../tmux/writer.ts";
+import { holdForVerdict, mintRequestId, releaseRequest } from "./reply_lane.ts";
+
+/** Retries after a lost compare-and-swap (D47, R12). */
+export const STAMP_RETRIES = 3;
+
+/** Options of `intakeEvent`. */
+export interface IntakeEventOptions {
+  server: TmuxServer;
+  /** The agent (manifest) name. */
+  agent: string;
+  /** The event name as the agent (or plugin) spelled it. */
+  kind: string;
+  /** The pane the hook reported (`--pane`, `$TMUX_PANE`), an id or a locator. */
+  pane: string | null;
+  payload: HookPayload;
+  manifest: HookManifest;
+  settings: HookSettings;
+  /** The event's evidence time: the hook process's clock at its start. */
+  evidenceAtMs: number;
+  /** The clock, for `@agent_stamped_at` and the hold. */
+  now(): number;
+  /** Waits between hold polls; tests may pass their own. */
+  sleep?: (ms: number) => Promise<void>;
+  /**
+   * While holding, end the process on SIGTERM, SIGINT or SIGHUP after
+   * clearing the held id (an agent that gives up on its hook kills it).
+   * Only the `tma event` process sets this.
+   */
+  exitOnSignal?: boolean;
+}
+
+/** What one event did. */
+export interface IntakeResult {
+  /** The pane stamped (or that would have been), when one was found. */
+  pane: string | null;
+  /** The last plan decided, when the event mapped to an action. */
+  plan: HookPlan | null;
+  committed: boolean;
+  /** Claude's decision object, when a verdict was taken in the hold. */
+  stdout: string | null;
+  /** Why, in a few words, for the debug log. */
+  note: string;
+}
+
+/**
+ * Maps, stamps and (for Claude's `PermissionRequest`) holds one event.
+ *
+ * ```ts
+ * import { parsePayload } from "../../core/hook/payload.ts";
+ * import { defaultHookSettings } from "../../core/hook/settings.ts";
+ * import { loadHookManifest } from "./load.ts";
+ * const manifest = (await loadHookManifest("claude", { env: (name) => Deno.env.get(name) }))!;
+ * const result = await intakeEvent({
+ *   server: { bin: "tmux", socketName: "work" }, agent: "claude", kind: "Stop", pane: "%3",
+ *   payload: parsePayload('{"session_id":"s1"}')!, manifest, settings: defaultHookSettings(),
+ *   evidenceAtMs: Date.now(), now: Date.now,
+ * });
+ * result.committed; // true once the stamp is written
+ * ```
+ */
+export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeResult> {
+  const { payload } = options;
+  const action = resolveHookAction(options.kind, {
+    hooks: options.manifest.hooks,
+    raw: payload.raw,
+  });
+  const result: IntakeResult = { pane: null, plan: null, committed: false, stdout: null, note: "" };
+  if (action === null) return { ...result, note: "unmapped event" };
+  const claim = action.kind === "claim" ? action.entry.claim : null;
+  const holds = options.agent === "claude" && options.kind === "PermissionRequest" &&
+    options.settings.replyLane && claim !== null && "state" in claim && claim.state === "blocked";
+  const requestId = holds ? mintRequestId() : undefined;
+  const registration = claim !== null && "lifecycle" in claim && claim.lifecycle === "start";
+
+  // Only Codex pays for a process walk (one `ps`, run beside the listing).
+  const table = options.agent === "codex" ? processTable() : null;
+  // Marked handled: a failed `ps` surfaces where it is awaited, never as an
+  // unhandled rejection when the listing fails first.
+  table?.catch(() => undefined);
+  for (let attempt = 0; attempt <= STAMP_RETRIES; attempt++) {
+    const panes = await listPanes(options.server);
+    let pane: PaneFacts | undefined;
+    if (table !== null) {
+      const { attributeCodexEvent, codexSessionKey, runsInsidePane } = await import(
+        "../../core/hook/codex_attribution.ts"
+      );
+      const processes = await table;
+      const reportedPane = paneIdOf(panes, options.pane);
+      const reported = panes.find((p) => p.paneId === reportedPane);
+      const found = attributeCodexEvent({
+        panes,
+        table: processes,
+        profile: codexProfile(options),
+        reportedPane,
+        sessionKey: codexSessionKey(payload),
+        cwd: stringField(payload.fields, ["cwd"]),
+        registration,
+        reportedTrusted: reported !== undefined &&
+          runsInsidePane(Deno.pid, { table: processes, pane: reported }),
+      });
+      if (found.pane === null) return { ...result, note: found.reason };
+      pane = panes.find((p) => p.paneId === found.pane);
+    } else {
+      const id = paneIdOf(panes, options.pane);
+      pane = panes.find((p) => p.paneId === id);
+    }
+    if (!pane) return { ...result, note: "no such pane" };
+    const plan = planHookEvent({
+      agent: options.agent,
+      options: pane.options,
+      action,
+      payload,
+      evidenceAtMs: options.evidenceAtMs,
+      stampedAtMs: options.now(),
+      mintRequestId: requestId,
+    });
+    result.pane = pane.paneId;
+    result.plan = plan;
+    if (plan.kind === "skip") return { ...result, note: plan.reason };
+    const writes = [...plan.writes];
+    const rollup = windowRollupWrite(panes, { paneId: pane.paneId, stateAfter: plan.stateAfter });
+    // The rollup rides the same chain, before the stamp time that ends it (P1, D56).
+    if (rollup !== null) writes.splice(Math.max(0, writes.length - 1), 0, rollup);
+    const committed = await writeChains(options.server, [{
+      pane: pane.paneId,
+      guard: guardFormat(plan.guard),
+      writes,
+    }]);
+    if (committed.get(pane.paneId)) {
+      result.committed = true;
+      result.note = plan.reason;
+      break;
+    }
+  }
+  if (!result.committed) return { ...result, note: result.note || "lost every compare-and-swap" };
+  const plan = result.plan;
+  if (requestId !== undefined && plan?.kind === "write" && plan.minted && result.pane !== null) {
+    const held = { pane: result.pane, requestId };
+    const unlisten = options.exitOnSignal ? releaseOnSignal(options.server, held) : () => {};
+    try {
+      const verdict = await holdForVerdict(options.server, {
+        ...held,
+        holdMs: options.settings.holdMs,
+        now: options.now,
+        sleep: options.sleep,
+      });
+      if (verdict !== null) result.stdout = decisionObject(verdict);
+    } finally {
+      unlisten();
+    }
+  }
+  return result;
+}
+
+const HOLD_SIGNALS: readonly Deno.Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
+
+/**
+ * Clears the held id and exits 0 when the hook is signalled mid-hold, so a
+ * killed hold leaves no id for the broker to offer a verdict to. Returns
+ * the function that removes the listeners.
+ */
+function releaseOnSignal(
+  server: TmuxServer,
+  held: { pane: string; requestId: string },
+): () => void {
+  const handler = () => {
+    releaseRequest(server, held).catch(() => false).finally(() => Deno.exit(0));
+  };
+  const added: Deno.Signal[] = [];
+  for (const signal of HOLD_SIGNALS) {
+    try {
+      Deno.addSignalListener(signal, handler);
+      added.push(signal);
+    } catch {
+      // Not every platform has every signal; the hold works without it.
+    }
+  }
+  return () => {
+    for (const signal of added) Deno.removeSignalListener(signal, handler);
+  };
+}
+
+/** One process snapshot, indexed; its modules load only on this path. */
+async function processTable(): Promise<ProcessTable> {
+  const [{ indexProcesses }, { snapshotProcesses }] = await Promise.all([
+    import("../../core/snapshot.ts"),
+    import("../../tmux/ps.ts"),
+  ]);
+  return indexProcesses(await snapshotProcesses());
+}
+
+/** The tmux condition of a plan's guard. */
+function guardFormat(guard: HookGuard): string {
+  return `#{==:#{${guard.option}},${escapeFormat(guard.value)}}`;
+}
+
+/** The id of the pane named by an id or a locator, or null. */
+function paneIdOf(panes: readonly PaneFacts[], name: string | null): string | null {
+  if (!name) return null;
+  return panes.find((p) => p.paneId === name || p.locator === name)?.paneId ?? null;
+}
+
+/** Codex's identity profile, with `[[agent]]` process names added (D34). */
+function codexProfile(options: IntakeEventOptions): AgentProfile {
+  const identity = options.manifest.identity;
+  const extra = options.settings.agents.find((a) => a.name === options.agent)?.process_names ?? [];
+  return {
+    name: options.manifest.name,
+    processNames: [...identity.process_names, ...extra],
+    titlePatterns: identity.title_patterns.map((p) => p.re),
+    argsPatterns: identity.args_patterns.map((p) => p.re),
+  };
+}

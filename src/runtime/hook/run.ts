@@ -1,0 +1,190 @@
+/**
+ * `tma event` end to end: the command line's flags, config and payload turned
+ * into one call of the hook intake (`intake.ts`), or of the telemetry intake
+ * for `--kind context` (C101, R10). It never throws and prints nothing but
+ * Claude's decision object (A25) and, for `--print-status`, the statusline
+ * shim's own line (I7); every failure is one line in `TMA_DEBUG_LOG`, and with
+ * it set every event is logged with its evidence time.
+ * @module
+ */
+import { parsePayload } from "../../core/hook/payload.ts";
+import type { TmuxServer } from "../../tmux/exec.ts";
+import { serverFromGlobals } from "../../tmux/server.ts";
+import type { EnvReader } from "../paths.ts";
+import { debugLog } from "./debug_log.ts";
+import { intakeEvent } from "./intake.ts";
+import { loadFullManifest, loadHookManifest, loadHookSettings } from "./load.ts";
+
+/** One `tma event` invocation, as the command line gave it. */
+export interface HookEventRequest {
+  agent: string | undefined;
+  kind: string | undefined;
+  /** `--pane`, else `$TMUX_PANE`. */
+  pane: string | undefined;
+  /** `--payload`: `-` for stdin, a path, or absent for none. */
+  payload: string | undefined;
+  /** `--print-status` (with `--kind context`): answer with the shim's own line (I7). */
+  printStatus?: boolean;
+  /** The global flags that select manifests, config and server. */
+  globals: {
+    manifestDir?: string;
+    socketName?: string;
+    socketPath?: string;
+    config?: string;
+    noConfig?: boolean;
+  };
+  env: EnvReader;
+  /** The event's evidence time (the process's start). */
+  evidenceAtMs: number;
+  now(): number;
+  /** Reads stdin for `--payload -`; tests may pass their own. */
+  readStdin?: () => Promise<string>;
+}
+
+/**
+ * Runs one `tma event` end to end and returns what it prints on stdout (only
+ * ever Claude's decision object) or null. Never throws: every failure is one
+ * line in `TMA_DEBUG_LOG`.
+ */
+export async function runHookEvent(request: HookEventRequest): Promise<string | null> {
+  const label = `tma event ${request.agent ?? "?"} ${request.kind ?? "?"} pane=${
+    request.pane ?? "-"
+  }`;
+  const log = (text: string) => debugLog(request.env, `${label}: ${text}`);
+  const skipped: string[] = [];
+  try {
+    if (!request.agent || !request.kind) {
+      await log("needs --agent and --kind");
+      return null;
+    }
+    const rawPayload = await readPayload(request);
+    const settings = await loadHookSettings({
+      flag: request.globals.config,
+      disabled: request.globals.noConfig,
+      env: request.env,
+    });
+    if (settings.problem !== null) {
+      await log(`config: ${settings.problem} (defaults, reply lane off)`);
+    }
+    if (settings.agents.some((a) => a.name === request.agent && !a.enabled)) {
+      await log("agent disabled by [[agent]] in config");
+      return null;
+    }
+    const server = serverFromGlobals(request.globals, {
+      env: request.env,
+      configBin: settings.tmuxBin,
+    });
+    const place = {
+      manifestDir: request.globals.manifestDir,
+      env: request.env,
+      onSkip: (problem: string) => skipped.push(problem),
+    };
+    if (request.kind === "context") {
+      const line = await intakeContextEvent({ request, server, place, rawPayload, log });
+      for (const problem of skipped) await log(`manifest skipped: ${problem}`);
+      return request.printStatus ? line : null;
+    }
+    const manifest = await loadHookManifest(request.agent, place);
+    for (const problem of skipped) await log(`manifest skipped: ${problem}`);
+    if (manifest === null) {
+      await log("unknown agent");
+      return null;
+    }
+    const payload = parsePayload(rawPayload);
+    if (payload === null) {
+      await log("payload is not a JSON object");
+      return null;
+    }
+    const result = await intakeEvent({
+      server,
+      agent: request.agent,
+      kind: request.kind,
+      pane: request.pane || null,
+      payload,
+      manifest,
+      settings,
+      evidenceAtMs: request.evidenceAtMs,
+      now: request.now,
+      exitOnSignal: true,
+    });
+    // Every event, stamped or not, with its evidence time: the log is how a
+    // lost or reordered event is found (TMA_DEBUG_LOG unset writes nothing).
+    await log(
+      `${result.committed ? "stamped" : "not stamped"} pane=${result.pane ?? "-"} ` +
+        `at=${request.evidenceAtMs}: ${result.note || "nothing to do"}`,
+    );
+    return result.stdout;
+  } catch (error) {
+    await log(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    return null;
+  }
+}
+
+/**
+ * `--kind context`: the telemetry intake reads the payload (I8). Returns the
+ * shim's own status line (I7), "" when there is nothing to say; a stamp that
+ * fails (no pane, no server) still leaves the line.
+ */
+async function intakeContextEvent(options: {
+  request: HookEventRequest;
+  server: TmuxServer;
+  place: Parameters<typeof loadFullManifest>[1];
+  rawPayload: string;
+  log: (text: string) => Promise<void>;
+}): Promise<string> {
+  const { request } = options;
+  const manifest = await loadFullManifest(request.agent!, options.place);
+  if (manifest === null) return "";
+  const [{ intakeContext }, { statusText }] = await Promise.all([
+    import("../telemetry/intake.ts"),
+    import("../../core/telemetry/status_text.ts"),
+  ]);
+  let line = "";
+  try {
+    await intakeContext({
+      server: options.server,
+      // Outside tmux there is no pane to stamp, but the line is still wanted.
+      pane: request.pane || null,
+      manifest,
+      payload: options.rawPayload,
+      nowMs: request.evidenceAtMs,
+      onReading: (reading) => line = statusText(reading),
+    });
+  } catch (error) {
+    if (!request.printStatus) throw error;
+    await options.log(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  }
+  return line;
+}
+
+/** Reads `--payload`: stdin for `-`, a file for a path, nothing when absent. */
+async function readPayload(request: HookEventRequest): Promise<string> {
+  if (request.payload === undefined || request.payload === "") return "";
+  if (request.payload === "-") {
+    return await (request.readStdin ?? readStdin)();
+  }
+  return await Deno.readTextFile(request.payload);
+}
+
+/**
+ * Reads stdin to its end with plain reads: the web-streams route
+ * (`new Response(Deno.stdin.readable)`) costs a hook over 10 ms to set up.
+ */
+async function readStdin(): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const buffer = new Uint8Array(64 * 1024);
+  for (;;) {
+    const n = await Deno.stdin.read(buffer);
+    if (n === null) break;
+    chunks.push(buffer.slice(0, n));
+    total += n;
+  }
+  const all = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(all);
+}

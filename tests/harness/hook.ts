@@ -1,0 +1,124 @@
+/**
+ * Hook helpers for the integration tests: our payload fixtures
+ * (`tests/fixtures_payloads/`), a `tma` the wrapper can run (a small script
+ * around `deno run mod.ts`), firing `integrations/tma-hook` at a scratch tmux
+ * server the way an agent does, and reading back the stamp it left.
+ * @module
+ */
+import { RUN_PERMISSIONS } from "../../src/core/permissions.ts";
+import { type Ran, runProcess } from "./process.ts";
+import { denoDir, type ScratchTmux } from "./tmux.ts";
+
+const PAYLOADS = new URL("../fixtures_payloads/", import.meta.url);
+const REPO = new URL("../../", import.meta.url);
+
+/** The wrapper under test. */
+export const WRAPPER = new URL("integrations/tma-hook", REPO).pathname;
+
+/** The working directory our payloads name; `payload()` can swap it for a real one. */
+export const PAYLOAD_CWD = "/home/dev/work/shop";
+
+/**
+ * One payload fixture's text: `tests/fixtures_payloads/<agent>/<name>.payload`,
+ * with its `cwd` swapped for `cwd` when given.
+ */
+export function payload(agent: string, name: string, cwd?: string): string {
+  const text = Deno.readTextFileSync(new URL(`${agent}/${name}.payload`, PAYLOADS));
+  return cwd === undefined ? text : text.replaceAll(PAYLOAD_CWD, cwd);
+}
+
+/** The session id a payload fixture carries, or its Codex `thread-id`. */
+export function sessionOf(agent: string, name: string): string {
+  const fields = JSON.parse(payload(agent, name));
+  return fields.session_id ?? fields["thread-id"];
+}
+
+/**
+ * Writes a `tma` script into the scratch folder that runs this checkout's
+ * `mod.ts` with the documented permissions, and returns its path.
+ */
+export async function tmaScript(scratch: ScratchTmux): Promise<string> {
+  const dir = `${scratch.dir}/tma-bin`;
+  await Deno.mkdir(dir, { recursive: true });
+  const path = `${dir}/tma`;
+  const mod = new URL("mod.ts", REPO).pathname;
+  await Deno.writeTextFile(
+    path,
+    [
+      "#!/bin/sh",
+      `DENO_DIR='${denoDir()}' exec '${Deno.execPath()}' run --quiet --no-prompt \\`,
+      `  ${RUN_PERMISSIONS.join(" ")} '${mod}' "$@"`,
+      "",
+    ].join("\n"),
+  );
+  await Deno.chmod(path, 0o755);
+  return path;
+}
+
+/** The outcome of one wrapper run. */
+export type Fired = Ran;
+
+/** Options of `fireHook`. */
+export interface FireOptions {
+  agent: string;
+  event: string;
+  /** The pane `$TMUX_PANE` names. */
+  pane: string;
+  /** The payload on stdin. */
+  stdin?: string;
+  /** A trailing argv payload (Codex `notify`). */
+  arg?: string;
+  /** `TMA_BIN`; the scratch `tma` script by default. */
+  bin?: string;
+  /** The wrapper to run; `integrations/tma-hook` by default. */
+  wrapper?: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * Runs the wrapper as an agent would: `tma-hook <agent> <event> [arg]`, with
+ * `$TMUX_PANE`, the payload on stdin, and `TMA_HOOK_SOCKET` pinning the
+ * scratch server.
+ */
+export async function fireHook(scratch: ScratchTmux, options: FireOptions): Promise<Fired> {
+  const bin = options.bin ?? await tmaScript(scratch);
+  const args = [options.agent, options.event, ...(options.arg === undefined ? [] : [options.arg])];
+  return await runProcess(options.wrapper ?? WRAPPER, {
+    args,
+    env: scratch.env({
+      TMA_BIN: bin,
+      TMA_HOOK_SOCKET: scratch.socketName,
+      TMUX_PANE: options.pane,
+      ...options.env,
+    }),
+    stdin: options.stdin ?? "",
+  });
+}
+
+/** Every `@agent_*` option of a pane, as tmux holds them now (empty values left out). */
+export async function agentOptions(
+  scratch: ScratchTmux,
+  pane: string,
+): Promise<Record<string, string>> {
+  const text = await scratch.tmux("show-options", "-p", "-t", pane);
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const m = /^(@agent_\w+) (.*)$/.exec(line);
+    if (!m) continue;
+    // tmux quotes a value it prints when it holds special characters.
+    const value = m[2].replace(/^"(.*)"$|^'(.*)'$/, "$1$2");
+    if (value !== "") out[m[1]] = value;
+  }
+  return out;
+}
+
+/** Writes the scratch config file (`TMA_CONFIG` of the scratch env). */
+export async function writeConfig(scratch: ScratchTmux, text: string): Promise<void> {
+  await Deno.mkdir(`${scratch.home}/.config/tma`, { recursive: true });
+  await Deno.writeTextFile(`${scratch.home}/.config/tma/config.toml`, text);
+}
+
+/** A pane that runs nothing but a long sleep (a hook-only pane). */
+export async function quietPane(scratch: ScratchTmux): Promise<string> {
+  return await scratch.newWindow(["sh", "-c", "sleep 3600"]);
+}
