@@ -56,6 +56,8 @@ export interface SendPromptOptions {
   mock?: MockModel;
   /** How long to wait for the request before pressing Enter again (at most twice more). */
   retryAfterMs?: number;
+  /** How long to wait after the last Enter before giving up. */
+  graceMs?: number;
 }
 
 /** A first-run dialog that was answered, with the screen as it was before the keys. */
@@ -206,15 +208,28 @@ export class AgentPane {
     await this.tmux.keys(this.id, "Enter");
     const mock = options.mock;
     if (!mock) return;
+    const carried = () => mock.requests.slice(from).some((r) => r.prompt?.includes(text));
     for (let attempt = 0; attempt < 3; attempt++) {
       const deadline = Date.now() + (options.retryAfterMs ?? 4000);
       while (Date.now() < deadline) {
-        if (mock.requests.slice(from).some((r) => r.prompt?.includes(text))) return;
+        if (carried()) return;
         await sleep(100);
       }
       if (attempt < 2) await this.tmux.keys(this.id, "Enter");
     }
-    throw new Error(`no model request carried the prompt ${JSON.stringify(text)} (${this.id})`);
+    // A loaded machine can hold an agent's first request back for a while: wait, no more keys.
+    const grace = Date.now() + (options.graceMs ?? 20_000);
+    while (Date.now() < grace) {
+      if (carried()) return;
+      await sleep(200);
+    }
+    const screen = (await this.screen().catch(() => "")).split("\n").filter((l) => l.trim())
+      .slice(-12).join("\n  ");
+    throw new Error(
+      `no model request carried the prompt ${
+        JSON.stringify(text)
+      } (${this.id}); screen:\n  ${screen}`,
+    );
   }
 
   /**
