@@ -41,7 +41,7 @@ Deno.test("questionLine() X5: the dialog's question on every blocked fixture, ne
     ["gemini_blocked_shell_w80", "Allow execution of [Shell]?"],
     ["opencode_blocked_question_w80", "Which colour should the primary button use?"],
     [
-      "claude_unknown_trust_w120",
+      "claude_blocked_trust_w120",
       "Quick safety check: Is this a project you created or one you trust?",
     ],
   ];

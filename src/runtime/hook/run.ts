@@ -2,8 +2,9 @@
  * `tma event` end to end: the command line's flags, config and payload turned
  * into one call of the hook intake (`intake.ts`), or of the telemetry intake
  * for `--kind context` (C101, R10). It never throws and prints nothing but
- * Claude's decision object (A25); every failure is one line in
- * `TMA_DEBUG_LOG`.
+ * Claude's decision object (A25) and, for `--print-status`, the statusline
+ * shim's own line (I7); every failure is one line in `TMA_DEBUG_LOG`, and with
+ * it set every event is logged with its evidence time.
  * @module
  */
 import { parsePayload } from "../../core/hook/payload.ts";
@@ -23,6 +24,8 @@ export interface HookEventRequest {
   pane: string | undefined;
   /** `--payload`: `-` for stdin, a path, or absent for none. */
   payload: string | undefined;
+  /** `--print-status` (with `--kind context`): answer with the shim's own line (I7). */
+  printStatus?: boolean;
   /** The global flags that select manifests, config and server. */
   globals: {
     manifestDir?: string;
@@ -83,7 +86,13 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       onSkip: (problem: string) => skipped.push(problem),
     };
     if (request.kind === "context") {
-      const manifest = await intakeContextEvent({ request, server, place, rawPayload });
+      const { line, manifest } = await intakeContextEvent({
+        request,
+        server,
+        place,
+        rawPayload,
+        log,
+      });
       for (const problem of skipped) await log(`manifest skipped: ${problem}`);
       if (notify && manifest !== null && request.pane) {
         const { fireContextFromEvent } = await import("../notify/from_event.ts");
@@ -96,7 +105,7 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
           now: request.now,
         });
       }
-      return null;
+      return request.printStatus ? line : null;
     }
     const manifest = await loadHookManifest(request.agent, place);
     for (const problem of skipped) await log(`manifest skipped: ${problem}`);
@@ -142,7 +151,12 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
         }
         : undefined,
     });
-    if (!result.committed && result.note !== "") await log(result.note);
+    // Every event, stamped or not, with its evidence time: the log is how a
+    // lost or reordered event is found (TMA_DEBUG_LOG unset writes nothing).
+    await log(
+      `${result.committed ? "stamped" : "not stamped"} pane=${result.pane ?? "-"} ` +
+        `at=${request.evidenceAtMs}: ${result.note || "nothing to do"}`,
+    );
     return result.stdout;
   } catch (error) {
     await log(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
@@ -152,27 +166,40 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
 
 /**
  * `--kind context`: the telemetry intake reads the payload (I8). Returns the
- * manifest it read, for the `context_high` check.
+ * shim's own status line (I7), "" when there is nothing to say (a stamp that
+ * fails, no pane, no server, still leaves the line), and the manifest it
+ * read, for the `context_high` check.
  */
 async function intakeContextEvent(options: {
   request: HookEventRequest;
   server: TmuxServer;
   place: Parameters<typeof loadFullManifest>[1];
   rawPayload: string;
-}): Promise<ParsedAgentManifest | null> {
+  log: (text: string) => Promise<void>;
+}): Promise<{ line: string; manifest: ParsedAgentManifest | null }> {
   const { request } = options;
-  if (!request.pane) return null;
   const manifest = await loadFullManifest(request.agent!, options.place);
-  if (manifest === null) return null;
-  const { intakeContext } = await import("../telemetry/intake.ts");
-  await intakeContext({
-    server: options.server,
-    pane: request.pane,
-    manifest,
-    payload: options.rawPayload,
-    nowMs: request.evidenceAtMs,
-  });
-  return manifest;
+  if (manifest === null) return { line: "", manifest: null };
+  const [{ intakeContext }, { statusText }] = await Promise.all([
+    import("../telemetry/intake.ts"),
+    import("../../core/telemetry/status_text.ts"),
+  ]);
+  let line = "";
+  try {
+    await intakeContext({
+      server: options.server,
+      // Outside tmux there is no pane to stamp, but the line is still wanted.
+      pane: request.pane || null,
+      manifest,
+      payload: options.rawPayload,
+      nowMs: request.evidenceAtMs,
+      onReading: (reading) => line = statusText(reading),
+    });
+  } catch (error) {
+    if (!request.printStatus) throw error;
+    await options.log(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  }
+  return { line, manifest };
 }
 
 /** Reads `--payload`: stdin for `-`, a file for a path, nothing when absent. */
