@@ -336,13 +336,14 @@ export function tmuxTest(
 export async function runTma(
   scratch: ScratchTmux,
   args: string[],
-  options: { stdin?: string; env?: Record<string, string> } = {},
+  options: { stdin?: string; env?: Record<string, string>; deadlineMs?: number } = {},
 ): Promise<Ran> {
   const mod = new URL("../../mod.ts", import.meta.url).pathname;
   return await runProcess(Deno.execPath(), {
     args: ["run", "--quiet", ...RUN_PERMISSIONS, mod, "--socket-name", scratch.socketName, ...args],
     env: scratch.env(options.env),
     stdin: options.stdin,
+    deadlineMs: options.deadlineMs,
   });
 }
 
