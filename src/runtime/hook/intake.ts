@@ -8,8 +8,11 @@
  * Concurrency: the pane is read, the stamp decided in TypeScript, and the
  * write committed under a compare-and-swap on `@agent_stamped_at`. When
  * another writer stamped in between, the pane is read again and the stamp
- * re-decided, up to three retries, so racing events resolve by evidence
- * time (D47) rather than by who finished last.
+ * re-decided, until it commits or the fresh read shows a newer hook claim
+ * (which skips it, D47): racing events resolve by evidence time rather than
+ * by who finished last, and the newest is never dropped because older
+ * writers were busy. Every lost swap means another writer committed, so the
+ * loop makes progress; `STAMP_DEADLINE_MS` bounds it all the same.
  * @module
  */
 import { decisionObject } from "../../core/hook/decision.ts";
@@ -30,8 +33,16 @@ import { listPanes } from "../../tmux/panes.ts";
 import { escapeFormat, writeChains } from "../../tmux/writer.ts";
 import { holdForVerdict, mintRequestId, releaseRequest } from "./reply_lane.ts";
 
-/** Retries after a lost compare-and-swap (D47, R12). */
-export const STAMP_RETRIES = 3;
+/**
+ * How long an event keeps retrying lost compare-and-swaps (D47, R12): far
+ * longer than a pile-up of hooks on one pane takes to drain even on a loaded
+ * machine. (A wedged server ends the loop sooner: each tmux call has its own
+ * timeout.)
+ */
+export const STAMP_DEADLINE_MS = 10_000;
+
+/** The most a writer waits, at random, before reading again after a lost swap. */
+const RETRY_JITTER_MS = 25;
 
 /** Options of `intakeEvent`. */
 export interface IntakeEventOptions {
@@ -107,7 +118,8 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
   // Marked handled: a failed `ps` surfaces where it is awaited, never as an
   // unhandled rejection when the listing fails first.
   table?.catch(() => undefined);
-  for (let attempt = 0; attempt <= STAMP_RETRIES; attempt++) {
+  const giveUpAt = options.now() + STAMP_DEADLINE_MS;
+  for (let attempt = 0; attempt === 0 || options.now() < giveUpAt; attempt++) {
     const panes = await listPanes(options.server);
     let pane: PaneFacts | undefined;
     if (table !== null) {
@@ -161,6 +173,8 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
       result.note = plan.reason;
       break;
     }
+    // Writers that lost together would read and collide together again.
+    await pause(Math.random() * RETRY_JITTER_MS);
   }
   if (!result.committed) return { ...result, note: result.note || "lost every compare-and-swap" };
   const plan = result.plan;
@@ -210,6 +224,16 @@ function releaseOnSignal(
   };
 }
 
+/**
+ * Waits `ms` without `setTimeout`, whose first use loads Deno's Node timers
+ * layer (the same reason as in `tmux/spawn.ts`).
+ */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    AbortSignal.timeout(ms).addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
 /** One process snapshot, indexed; its modules load only on this path. */
 async function processTable(): Promise<ProcessTable> {
   const [{ indexProcesses }, { snapshotProcesses }] = await Promise.all([
@@ -221,7 +245,9 @@ async function processTable(): Promise<ProcessTable> {
 
 /** The tmux condition of a plan's guard. */
 function guardFormat(guard: HookGuard): string {
-  return `#{==:#{${guard.option}},${escapeFormat(guard.value)}}`;
+  const same = `#{==:#{${guard.option}},${escapeFormat(guard.value)}}`;
+  if (guard.hookAtMost === undefined) return same;
+  return `#{&&:${same},#{e|<=:#{@tma_hook_at},${guard.hookAtMost}}}`;
 }
 
 /** The id of the pane named by an id or a locator, or null. */
