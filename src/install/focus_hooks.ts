@@ -19,7 +19,7 @@ import {
   showGlobalHook,
   unsetGlobalHookAt,
 } from "../tmux/global_hooks.ts";
-import { type Launcher, launcherSetup } from "./launcher.ts";
+import type { Launcher } from "./launcher.ts";
 import { baseName, dirName } from "./shell.ts";
 
 /** The hooks tma adds. */
@@ -28,11 +28,14 @@ export const ATTENTION_HOOKS = ["after-select-pane", "session-window-changed"] a
 /** A hook older tma versions used, removed on sight. */
 export const STALE_HOOKS = ["after-select-window"] as const;
 
-/** The shell script one hook runs. */
-export function attentionScript(kind: string, launcher: Launcher): string {
-  return `${
-    launcherSetup(launcher)
-  }; TMA_HOOK_KIND=${kind} "$@" clear-attention '#{pane_id}' 2>/dev/null || true`;
+/**
+ * The shell script one hook runs: the `tma` on PATH (or `$TMA_BIN`) as it
+ * is when the hook fires, never a binary or checkout found at install time
+ * (I4, issue 13 item 12). The launcher argument is kept for the callers and
+ * is not used.
+ */
+export function attentionScript(kind: string, _launcher?: Launcher): string {
+  return `TMA_HOOK_KIND=${kind} "\${TMA_BIN:-tma}" clear-attention '#{pane_id}' 2>/dev/null || true`;
 }
 
 /** Quotes a script for tmux's command parser (inside double quotes `$` expands). */

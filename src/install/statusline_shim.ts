@@ -2,9 +2,12 @@
  * The chaining statusline context shim (I7) for Claude Code's
  * `settings.json` and Cursor's `cli-config.json`. Both run one `statusLine`
  * command per turn with a JSON payload on stdin; the shim reads stdin once,
- * forwards a copy in the background to `tma event --agent <agent> --kind
- * context` and pipes the same bytes to the user's own command, whose output
- * is still what renders.
+ * forwards a copy in the background to the `tma-hook` wrapper as the
+ * agent's `context` event (which runs `tma event --agent <agent> --kind
+ * context`, with tma found when it fires, I12) and pipes the same bytes to
+ * the user's own command, whose output is still what renders. The shim names
+ * only the wrapper, never a tma binary or a checkout, so moving or
+ * reinstalling tma does not break it.
  *
  * The shim opens with the marker `: tma-statusline-shim <agent>;` (`:` is
  * the shell's no-op), and the user's command sits verbatim at its end inside
@@ -14,7 +17,7 @@
  */
 import { InstallError } from "./errors.ts";
 import { insertValue, nodeAt, objectAt, parseDoc, removeValue, replaceValue } from "./json_doc.ts";
-import { type Launcher, launcherSetup } from "./launcher.ts";
+import { shellQuote } from "./shell.ts";
 
 /** The marker the shim opens with. */
 export const SHIM_MARKER = ": tma-statusline-shim";
@@ -23,11 +26,12 @@ const RENDER = `; printf %s "$p" | {\n`;
 
 /**
  * The shim command for `agent`, wrapping `inner` (the user's own command;
- * `undefined` renders nothing).
+ * `undefined` renders nothing). `wrapperRef` names the wrapper as the
+ * agent's hooks do (an absolute path or the bare `tma-hook`).
  */
-export function buildShim(agent: string, launcher: Launcher, inner: string | undefined): string {
-  const forward = `(${launcherSetup(launcher)}; printf %s "$p" | "$@" event --agent ${agent}` +
-    ` --kind context --pane "$TMUX_PANE" --payload - &) </dev/null >/dev/null 2>&1`;
+export function buildShim(agent: string, wrapperRef: string, inner: string | undefined): string {
+  const forward = `(printf %s "$p" | ${shellQuote(wrapperRef)} ${agent} context &)` +
+    ` </dev/null >/dev/null 2>&1`;
   // `$(cat; printf x)` then `${p%x}` keeps trailing newlines the payload ends with.
   const head = `${SHIM_MARKER} ${agent}; p=$(cat; printf x); p=\${p%x}; ${forward}`;
   return inner === undefined ? head : `${head}${RENDER}${inner}\n}`;
@@ -44,8 +48,8 @@ export interface ParsedShim {
  * user's own command.
  *
  * ```ts
- * const launcher = { argv: ["/usr/local/bin/tma"], requires: ["/usr/local/bin/tma"] };
- * parseShim(buildShim("claude", launcher, "~/bin/sl.sh"))?.inner; // "~/bin/sl.sh"
+ * parseShim(buildShim("claude", "/home/u/.local/bin/tma-hook", "~/bin/sl.sh"))?.inner;
+ * // "~/bin/sl.sh"
  * ```
  */
 export function parseShim(command: string): ParsedShim | undefined {
@@ -68,7 +72,8 @@ function statusLineOf(path: string, text: string): Record<string, unknown> | und
 /** Options of the shim editors. */
 export interface ShimOptions {
   agent: string;
-  launcher: Launcher;
+  /** How the agent's hooks name the `tma-hook` wrapper. */
+  wrapperRef: string;
 }
 
 /**
@@ -82,7 +87,7 @@ export function installShim(text: string, path: string, options: ShimOptions): s
   if (statusLine === undefined) {
     return insertValue(doc.text, ["statusLine"], {
       type: "command",
-      command: buildShim(options.agent, options.launcher, undefined),
+      command: buildShim(options.agent, options.wrapperRef, undefined),
     });
   }
   const command = statusLine.command;
@@ -90,7 +95,7 @@ export function installShim(text: string, path: string, options: ShimOptions): s
     return insertValue(
       doc.text,
       ["statusLine", "command"],
-      buildShim(options.agent, options.launcher, undefined),
+      buildShim(options.agent, options.wrapperRef, undefined),
     );
   }
   if (typeof command !== "string") {
@@ -99,7 +104,7 @@ export function installShim(text: string, path: string, options: ShimOptions): s
   const existing = parseShim(command);
   // A blank command renders nothing either way, and `{ }` is not valid sh.
   const inner = existing ? existing.inner : command.trim() === "" ? undefined : command;
-  const desired = buildShim(options.agent, options.launcher, inner);
+  const desired = buildShim(options.agent, options.wrapperRef, inner);
   return desired === command ? text : replaceValue(doc.text, ["statusLine", "command"], desired);
 }
 
@@ -126,12 +131,12 @@ export function uninstallShim(text: string, path: string): string {
     : removeValue(doc.text, ["statusLine", "command"]);
 }
 
-/** Whether the shim is there, current, or there but embedding another binary. */
+/** Whether the shim is there, current, or there but naming another wrapper (or a tma binary). */
 export function inspectShim(text: string, path: string, options: ShimOptions): ShimState {
   const doc = parseDoc(path, text);
   const command = nodeAt(doc, ["statusLine", "command"])?.value;
   if (typeof command !== "string") return "absent";
   const shim = parseShim(command);
   if (!shim) return "absent";
-  return buildShim(options.agent, options.launcher, shim.inner) === command ? "present" : "stale";
+  return buildShim(options.agent, options.wrapperRef, shim.inner) === command ? "present" : "stale";
 }
