@@ -100,6 +100,11 @@ function argsMatch(profile: AgentProfile, process: ProcessInfo): boolean {
   return profile.argsPatterns.some((pattern) => pattern.test(process.args));
 }
 
+/** Whether a process is the agent of `profile`, by its command name or its command line. */
+export function processMatches(profile: AgentProfile, process: ProcessInfo): boolean {
+  return nameMatches(profile, process.comm) || argsMatch(profile, process);
+}
+
 interface Candidate {
   profile: AgentProfile;
   process: ProcessInfo;

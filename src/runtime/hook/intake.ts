@@ -63,6 +63,11 @@ export interface IntakeEventOptions {
   /** Waits between hold polls; tests may pass their own. */
   sleep?: (ms: number) => Promise<void>;
   /**
+   * The identity of another agent by name (the pane's registered one), for
+   * the hand-over check; without it that agent counts as unknown.
+   */
+  profileOf?: (agent: string) => Promise<AgentProfile | null>;
+  /**
    * While holding, end the process on SIGTERM, SIGINT or SIGHUP after
    * clearing the held id (an agent that gives up on its hook kills it).
    * Only the `tma event` process sets this.
@@ -132,7 +137,7 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
       const found = attributeCodexEvent({
         panes,
         table: processes,
-        profile: codexProfile(options),
+        profile: agentProfile(options),
         reportedPane,
         sessionKey: codexSessionKey(payload),
         cwd: stringField(payload.fields, ["cwd"]),
@@ -147,6 +152,13 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
       pane = panes.find((p) => p.paneId === id);
     }
     if (!pane) return { ...result, note: "no such pane" };
+    const conflict = action.kind === "claim" ? conflictOf(pane, options) : null;
+    if (conflict !== null) {
+      const verdict = await handover(options, { pane, table });
+      if (!verdict.changed) {
+        return { ...result, pane: pane.paneId, note: `${conflict}, and ${verdict.reason}` };
+      }
+    }
     const plan = planHookEvent({
       agent: options.agent,
       options: pane.options,
@@ -234,6 +246,45 @@ function pause(ms: number): Promise<void> {
   });
 }
 
+/**
+ * How an event conflicts with the pane's registration, or null: another
+ * agent than the registered one, or another session (both sides naming one).
+ * Such an event stamps only when the pane changed hands (`handover.ts`).
+ */
+function conflictOf(pane: PaneFacts, options: IntakeEventOptions): string | null {
+  const agent = pane.options["@agent_name"] || null;
+  if (agent !== null && agent !== options.agent) {
+    return `an event of ${options.agent} on a pane registered to ${agent}`;
+  }
+  const session = pane.options["@agent_session"] || null;
+  const mine = options.payload.sessionId;
+  if (session !== null && mine !== null && mine !== session) {
+    return `an event of session ${mine} on a pane registered to session ${session}`;
+  }
+  return null;
+}
+
+/** The hand-over verdict on a conflicting event; its modules and `ps` load only here. */
+async function handover(
+  options: IntakeEventOptions,
+  context: { pane: PaneFacts; table: Promise<ProcessTable> | null },
+) {
+  const [{ changedHands }, processes] = await Promise.all([
+    import("../../core/hook/handover.ts"),
+    context.table ?? processTable(),
+  ]);
+  const registered = context.pane.options["@agent_name"] || options.agent;
+  return changedHands({
+    pane: context.pane,
+    table: processes,
+    hookPid: Deno.pid,
+    event: agentProfile(options),
+    registered: registered === options.agent
+      ? agentProfile(options)
+      : (await options.profileOf?.(registered)) ?? null,
+  });
+}
+
 /** One process snapshot, indexed; its modules load only on this path. */
 async function processTable(): Promise<ProcessTable> {
   const [{ indexProcesses }, { snapshotProcesses }] = await Promise.all([
@@ -256,8 +307,8 @@ function paneIdOf(panes: readonly PaneFacts[], name: string | null): string | nu
   return panes.find((p) => p.paneId === name || p.locator === name)?.paneId ?? null;
 }
 
-/** Codex's identity profile, with `[[agent]]` process names added (D34). */
-function codexProfile(options: IntakeEventOptions): AgentProfile {
+/** The event agent's identity profile, with `[[agent]]` process names added (D34). */
+function agentProfile(options: IntakeEventOptions): AgentProfile {
   const identity = options.manifest.identity;
   const extra = options.settings.agents.find((a) => a.name === options.agent)?.process_names ?? [];
   return {

@@ -103,6 +103,15 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       evidenceAtMs: request.evidenceAtMs,
       now: request.now,
       exitOnSignal: true,
+      profileOf: async (agent) => {
+        const other = await loadHookManifest(agent, place);
+        return other === null ? null : {
+          name: other.name,
+          processNames: other.identity.process_names,
+          titlePatterns: other.identity.title_patterns.map((p) => p.re),
+          argsPatterns: other.identity.args_patterns.map((p) => p.re),
+        };
+      },
     });
     if (!result.committed && result.note !== "") await log(result.note);
     return result.stdout;
