@@ -12,6 +12,7 @@
  */
 import { assert, assertEquals } from "./harness/assert.ts";
 import { agentOptions, fireHook, quietPane, tmaScript } from "./harness/hook.ts";
+import { seededRandom } from "./harness/random.ts";
 import { tmuxTest } from "./harness/tmux.ts";
 import { BUNDLED_AGENTS } from "../src/assets/bundled.ts";
 import { buildModels } from "../src/core/agent_model.ts";
@@ -32,22 +33,10 @@ const CASES = Number(Deno.env.get("TMA_FUZZ_CASES") ?? "300");
 /** No case may take longer, however loaded the machine (a normal one takes milliseconds). */
 const CASE_BOUND_MS = 2_000;
 
-/** mulberry32: small, fast, and the same sequence on every platform. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 class Fuzz {
   readonly next: () => number;
   constructor(seed: number) {
-    this.next = generator(seed);
+    this.next = seededRandom(seed);
   }
   int(n: number): number {
     return Math.floor(this.next() * n);

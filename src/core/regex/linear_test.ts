@@ -5,19 +5,8 @@ import {
   assertThrows,
 } from "../../../tests/harness/assert.ts";
 import { PREVALIDATED_AGENTS } from "../../assets/prevalidated.ts";
+import { seededRandom } from "../../../tests/harness/random.ts";
 import { compileLinear, PatternError } from "./linear.ts";
-
-/** A small seeded generator (mulberry32), so a failure names a case that replays. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Characters where JavaScript and RE2 disagree unless the translation is exact. */
 const TRICKY = [
@@ -76,7 +65,7 @@ const EXTRA = [
 ];
 
 Deno.test("compileLinear() R11: user patterns match exactly as the native engine does", () => {
-  const next = random(13);
+  const next = seededRandom(13);
   for (const source of [...BUNDLED, ...EXTRA]) {
     const native = new RegExp(source, "u");
     const linear = compileLinear(source);
