@@ -6,7 +6,9 @@
  *   processes spawned, captures; the same for a quiet cycle (no output);
  * - `tma --version`, the baseline a quiet cycle at 100 panes is held to;
  * - one `tma-hook claude PreToolUse` fire against an empty Deno script;
- * - the Codex rollout tail read at 1 MiB and 50 MiB.
+ * - the Codex rollout tail read at 1 MiB and 50 MiB;
+ * - the picker's first frame and one `jump --attention` at 100 panes
+ *   (scripts/bench_surfaces.ts).
  * @module
  */
 import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
@@ -214,6 +216,13 @@ async function main(): Promise<void> {
   } catch (error) {
     report.telemetry = `skipped: ${(error as Error).message}`;
   }
+  // issue 15: the picker's first frame and one jump at 100 panes, each beside tma --version.
+  try {
+    const { benchSurfaces } = await import("./bench_surfaces.ts");
+    report.surfaces = await benchSurfaces();
+  } catch (error) {
+    report.surfaces = `skipped: ${(error as Error).message}`;
+  }
   console.log("tma bench (medians of", RUNS, "runs; times in ms)");
   console.log(`tma --version: ${version} ms; empty deno script: ${empty} ms`);
   console.log("panes  cycle_ms  spawns  captures | quiet_ms  spawns  captures");
@@ -239,6 +248,10 @@ async function main(): Promise<void> {
       : `tma-hook claude PreToolUse: ${hook} ms = ${report.hook_over_empty} x empty script (budget 2.5)`,
   );
   console.log("telemetry:", JSON.stringify(report.telemetry));
+  console.log(
+    "surfaces (picker first frame budget 1.5x tma --version, pair by pair):",
+    JSON.stringify(report.surfaces),
+  );
   console.log(JSON.stringify(report));
 }
 
