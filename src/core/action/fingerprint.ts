@@ -49,8 +49,19 @@ export interface ScreenRow {
   line: number;
 }
 
-/** Trailing white space as tmux trims it when it searches a row (ASCII only). */
-const TMUX_TRAILING_SPACE = /[ \t\n\v\f\r]+$/;
+/** The white space tmux trims from the end of a row when it searches one (ASCII only). */
+const TMUX_SPACE = new Set([" ", "\t", "\n", "\v", "\f", "\r"]);
+
+/**
+ * A row without its trailing white space, by a scan from the end: the
+ * regex `/[ \t\n\v\f\r]+$/` retries at every offset of a blank run, so a
+ * hostile row of blanks ending in a glyph costs it quadratic time.
+ */
+function trimTmuxSpace(row: string): string {
+  let end = row.length;
+  while (end > 0 && TMUX_SPACE.has(row[end - 1])) end--;
+  return row.slice(0, end);
+}
 
 /**
  * The rows of the fingerprinted dialog (the same rows as
@@ -66,7 +77,7 @@ const TMUX_TRAILING_SPACE = /[ \t\n\v\f\r]+$/;
 export function guardRows(capture: string, height: number): ScreenRow[] {
   const lines = capture.split("\n");
   const viewport = (height > 0 ? lines.slice(-height) : lines).map((line) =>
-    stripAnsi(line).replace(TMUX_TRAILING_SPACE, "")
+    trimTmuxSpace(stripAnsi(line))
   );
   let last = viewport.length - 1;
   while (last >= 0 && viewport[last] === "") last--;
