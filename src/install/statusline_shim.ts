@@ -5,9 +5,12 @@
  * forwards a copy in the background to the `tma-hook` wrapper as the
  * agent's `context` event (which runs `tma event --agent <agent> --kind
  * context`, with tma found when it fires, I12) and pipes the same bytes to
- * the user's own command, whose output is still what renders. The shim names
- * only the wrapper, never a tma binary or a checkout, so moving or
- * reinstalling tma does not break it.
+ * the user's own command, whose output is still what renders. With no
+ * command of the user's, tma itself answers with one line: the shim asks the
+ * wrapper for the agent's `statusline` event (`--kind context
+ * --print-status`, its stdout passed through). The shim names only the
+ * wrapper, never a tma binary or a checkout, so moving or reinstalling tma
+ * does not break it.
  *
  * The shim opens with the marker `: tma-statusline-shim <agent>;` (`:` is
  * the shell's no-op), and the user's command sits verbatim at its end inside
@@ -25,13 +28,18 @@ export const SHIM_MARKER = ": tma-statusline-shim";
 const RENDER = `; printf %s "$p" | {\n`;
 
 /**
- * The shim command for `agent`, wrapping `inner` (the user's own command;
- * `undefined` renders nothing). `wrapperRef` names the wrapper as the
- * agent's hooks do (an absolute path or the bare `tma-hook`).
+ * The shim command for `agent`, wrapping `inner` (the user's own command).
+ * `wrapperRef` names the wrapper as the agent's hooks do (an absolute path
+ * or the bare `tma-hook`). With no command of the user's, tma runs in the
+ * foreground through the wrapper and prints its own line (the model and the
+ * context gauge it just read), so the agent's footer is not left blank; with
+ * one, tma runs in the background and the user's command alone renders.
  */
 export function buildShim(agent: string, wrapperRef: string, inner: string | undefined): string {
-  const forward = `(printf %s "$p" | ${shellQuote(wrapperRef)} ${agent} context &)` +
-    ` </dev/null >/dev/null 2>&1`;
+  const wrapper = shellQuote(wrapperRef);
+  const forward = inner === undefined
+    ? `(printf %s "$p" | ${wrapper} ${agent} statusline) </dev/null 2>/dev/null`
+    : `(printf %s "$p" | ${wrapper} ${agent} context &) </dev/null >/dev/null 2>&1`;
   // `$(cat; printf x)` then `${p%x}` keeps trailing newlines the payload ends with.
   const head = `${SHIM_MARKER} ${agent}; p=$(cat; printf x); p=\${p%x}; ${forward}`;
   return inner === undefined ? head : `${head}${RENDER}${inner}\n}`;

@@ -46,7 +46,7 @@ Deno.test("statusline shim I7: a moved wrapper reads stale and a re-install keep
   assertEquals(uninstallShim(again, "s.json"), text.replace("old.sh", "new.sh"));
 });
 
-Deno.test("statusline shim I7: with no statusLine the shim renders nothing and uninstall removes what it added", () => {
+Deno.test("statusline shim I7: with no statusLine the shim is tma alone and uninstall removes what it added", () => {
   const text = '{\n  "model": "x"\n}\n';
   const out = installShim(text, "s.json", { agent: "cursor", wrapperRef });
   assertEquals(JSON.parse(out).statusLine.type, "command");
@@ -89,7 +89,16 @@ Deno.test("statusline shim I7, I12: the shim forwards the payload through the wr
     assertEquals(got, `event --agent claude --kind context --pane %9 --payload -\n${payload}`);
     // Nothing names a tma binary or a checkout: only the wrapper.
     assert(!shim.includes(Deno.execPath()) && !shim.includes("mod.ts"), shim);
-    // No user command: nothing renders, and a missing wrapper or tma is quiet.
+    // No user command: tma answers in the foreground, through the wrapper, with its own line.
+    const speaker = `${dir}/tma-speaks`;
+    await Deno.writeTextFile(speaker, `#!/bin/sh\ncat >/dev/null; printf 'args: %s\\n' "$*"\n`);
+    await Deno.chmod(speaker, 0o755);
+    const own = buildShim("claude", WRAPPER, undefined);
+    assertEquals(
+      await runSh(own, payload, { TMUX_PANE: "%9", PATH: "/usr/bin:/bin", TMA_BIN: speaker }),
+      "args: event --agent claude --kind context --pane %9 --payload - --print-status\n",
+    );
+    // A missing wrapper or tma is quiet.
     const bare = buildShim("claude", `${dir}/gone`, undefined);
     assertEquals(await runSh(bare, payload, { PATH: "/usr/bin:/bin" }), "");
     assertEquals(

@@ -14,9 +14,12 @@
  *   loops on p, leads from p to q and loops on q (`\d+\d+x`, `a*b` searched
  *   unanchored, `\s{2,}.*\s`).
  *
- * It is conservative: assertions (`^` inside a pattern, `$`, `\b`) count as
- * matching anywhere and a property escape as any character, so it can refuse
- * a safe pattern but never passes an unsafe one.
+ * `^` is exact: without the m flag it matches only where the input starts,
+ * so it is a position entered on a start-of-input symbol no character
+ * matches (the input is read as that symbol, then the text). `(?:^|\n)`
+ * then loops only through its `\n`. It is conservative otherwise: `$` and
+ * `\b` count as matching anywhere and a property escape as any character,
+ * so it can refuse a safe pattern but never passes an unsafe one.
  *
  * ```ts
  * import { parseRegex } from "./syntax.ts";
@@ -26,8 +29,11 @@
  * ```
  * @module
  */
-import { ANY, type CharSet, intersect, intersects } from "./charset.ts";
+import { ANY, type CharSet, intersect, intersects, MAX_CODE_POINT, single } from "./charset.ts";
 import { reachOf, type RegexNode } from "./syntax.ts";
+
+/** The start-of-input symbol `^` is entered on: past every code point, so no label of text holds it. */
+const START_OF_INPUT: CharSet = single(MAX_CODE_POINT + 1);
 
 /** More positions than this (a large `{n,m}`) are refused as too big to vet. */
 export const MAX_POSITIONS = 3000;
@@ -67,8 +73,11 @@ class Positions {
         const p = this.add(reachOf(node));
         return { nullable: false, first: [p], last: [p] };
       }
-      case "assert":
-        return { nullable: true, first: [], last: [] };
+      case "assert": {
+        if (node.which !== "start") return { nullable: true, first: [], last: [] };
+        const p = this.add(START_OF_INPUT);
+        return { nullable: false, first: [p], last: [p] };
+      }
       case "group":
         return this.build(node.body);
       case "alt": {

@@ -13,7 +13,15 @@ Deno.test("backtrackingRisk() R11: nested or overlapping repetition is exponenti
 
 Deno.test("backtrackingRisk() R11: repetitions that share a run are polynomial", () => {
   for (
-    const source of ["\\s*\\s*$", "a*b", "\\d+\\d+x", "^\\s{2,}.*\\s", "^a*[ab]*c", "x\\S+y\\S+z"]
+    const source of [
+      "(?:^|\\n)\\s*x",
+      "\\s*\\s*$",
+      "a*b",
+      "\\d+\\d+x",
+      "^\\s{2,}.*\\s",
+      "^a*[ab]*c",
+      "x\\S+y\\S+z",
+    ]
   ) {
     assertStringIncludes(risk(source) ?? "", "polynomial", source);
   }
@@ -29,6 +37,9 @@ Deno.test("backtrackingRisk() R11: unambiguous patterns pass", () => {
       "\\d(?:\\.\\d+)?%/\\d+k",
       "^[│\\s]*Allow once\\s.*\\bReject\\b",
       "permission_prompt|elicitation_dialog",
+      // `^` matches only where the input starts: the search loop cannot run into it.
+      "(?:^|\\n)[^\\S\\n]*x",
+      "(?:^|\\n)\\S+ for \\d[^\\n]*\\n❯",
     ]
   ) {
     assertEquals(risk(source), null, source);
