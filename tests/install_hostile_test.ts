@@ -167,9 +167,10 @@ tmuxTest(
       assert(!text.includes(mod), `${what} embed the checkout's mod.ts`);
       assert(!text.includes(`${t.home}/bin/tma`), `${what} embed the tma found at install`);
     }
+    // No statusLine of the user's: the shim asks the wrapper for tma's own line.
     assertStringIncludes(
       JSON.parse(settings).statusLine.command,
-      `${t.home}/.local/bin/tma-hook claude context`,
+      `${t.home}/.local/bin/tma-hook claude statusline`,
     );
     assertStringIncludes(hooks, "TMA_BIN:-tma");
   },
