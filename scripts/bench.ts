@@ -10,7 +10,9 @@
  * - prompt to notify command, with hooks and with a status poll, and the CPU
  *   an idle `tma wait` spends per minute (`bench_notify.ts`);
  * - the picker's first frame and one `jump --attention` at 100 panes
- *   (scripts/bench_surfaces.ts).
+ *   (scripts/bench_surfaces.ts);
+ * - `tma status` and `tma event` with a user manifest (its patterns on the
+ *   linear-time engine) against the bundled one (scripts/bench_patterns.ts).
  * @module
  */
 import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
@@ -233,6 +235,13 @@ async function main(): Promise<void> {
   } catch (error) {
     report.surfaces = `skipped: ${(error as Error).message}`;
   }
+  // issue 13 item 1: what a user manifest's linear-time patterns cost at start-up.
+  try {
+    const { benchPatterns } = await import("./bench_patterns.ts");
+    report.user_patterns = await benchPatterns();
+  } catch (error) {
+    report.user_patterns = `skipped: ${(error as Error).message}`;
+  }
   console.log("tma bench (medians of", RUNS, "runs; times in ms)");
   console.log(`tma --version: ${version} ms; empty deno script: ${empty} ms`);
   console.log("panes  cycle_ms  spawns  captures | quiet_ms  spawns  captures");
@@ -262,6 +271,10 @@ async function main(): Promise<void> {
   console.log(
     "surfaces (picker first frame budget 1.5x tma --version, pair by pair):",
     JSON.stringify(report.surfaces),
+  );
+  console.log(
+    "user manifest (re2js) over bundled, status and event, pair by pair:",
+    JSON.stringify(report.user_patterns),
   );
   console.log(JSON.stringify(report));
 }

@@ -14,6 +14,12 @@ export interface OptionWrite {
   value: string | null;
   /** Defaults to "pane". Window and session writes go to the chain pane's window or session. */
   scope?: "pane" | "window" | "session" | "server";
+  /**
+   * `value` is a tmux format that the server expands when the write runs,
+   * against the options as they are then, rather than a literal (the hook
+   * stamp's `@agent_since`, decided by the state it replaces).
+   */
+  format?: boolean;
 }
 
 /** The typed reading of a pane's stamp. */

@@ -72,11 +72,11 @@ export function chainCommands(chain: WriteChain, marker: string): string[][] {
     const flags = scopeFlags(write, chain.pane);
     if (chain.guard === undefined) {
       if (write.value === null) commands.push(["set-option", "-u", ...flags, write.name]);
-      else commands.push(["set-option", "-F", ...flags, write.name, escapeFormat(write.value)]);
+      else commands.push(["set-option", "-F", ...flags, write.name, literalOrFormat(write)]);
       continue;
     }
     const kept = `#{${write.name}}`;
-    const next = write.value === null ? "" : escapeFormat(write.value);
+    const next = write.value === null ? "" : literalOrFormat(write);
     commands.push([
       "set-option",
       "-F",
@@ -94,6 +94,11 @@ export function chainCommands(chain: WriteChain, marker: string): string[][] {
     commands.push(["set-option", "-pu", "-t", chain.pane, GUARD_OPTION]);
   }
   return commands;
+}
+
+/** A write's value as the format `set-option -F` expands: escaped unless it is a format. */
+function literalOrFormat(write: OptionWrite): string {
+  return write.format ? write.value! : escapeFormat(write.value!);
 }
 
 /**

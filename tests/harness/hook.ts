@@ -73,6 +73,8 @@ export interface FireOptions {
   /** The wrapper to run; `integrations/tma-hook` by default. */
   wrapper?: string;
   env?: Record<string, string>;
+  /** Kill the run (and all it started) after this long; the result says `timedOut`. */
+  deadlineMs?: number;
 }
 
 /**
@@ -92,6 +94,7 @@ export async function fireHook(scratch: ScratchTmux, options: FireOptions): Prom
       ...options.env,
     }),
     stdin: options.stdin ?? "",
+    deadlineMs: options.deadlineMs,
   });
 }
 

@@ -139,7 +139,9 @@ export class ScratchTmux {
   async tmux(...args: string[]): Promise<string> {
     const out = await new Deno.Command("tmux", {
       args: ["-L", this.socketName, "-f", "/dev/null", ...args],
-      env: { HOME: this.home, TMUX: "" },
+      // The server's environment is what its run-shell children (a menu entry, a
+      // key binding) run tma with: this process's Deno cache, not the scratch HOME's.
+      env: { HOME: this.home, TMUX: "", DENO_DIR: denoDir() },
       stdin: "null",
     }).output();
     const text = new TextDecoder().decode(out.stdout);
@@ -336,13 +338,14 @@ export function tmuxTest(
 export async function runTma(
   scratch: ScratchTmux,
   args: string[],
-  options: { stdin?: string; env?: Record<string, string> } = {},
+  options: { stdin?: string; env?: Record<string, string>; deadlineMs?: number } = {},
 ): Promise<Ran> {
   const mod = new URL("../../mod.ts", import.meta.url).pathname;
   return await runProcess(Deno.execPath(), {
     args: ["run", "--quiet", ...RUN_PERMISSIONS, mod, "--socket-name", scratch.socketName, ...args],
     env: scratch.env(options.env),
     stdin: options.stdin,
+    deadlineMs: options.deadlineMs,
   });
 }
 

@@ -150,6 +150,15 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
           }).catch((error) => log(`notify: ${error instanceof Error ? error.message : error}`));
         }
         : undefined,
+      profileOf: async (agent) => {
+        const other = await loadHookManifest(agent, place);
+        return other === null ? null : {
+          name: other.name,
+          processNames: other.identity.process_names,
+          titlePatterns: other.identity.title_patterns.map((p) => p.re),
+          argsPatterns: other.identity.args_patterns.map((p) => p.re),
+        };
+      },
     });
     // Every event, stamped or not, with its evidence time: the log is how a
     // lost or reordered event is found (TMA_DEBUG_LOG unset writes nothing).
