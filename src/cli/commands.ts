@@ -193,6 +193,17 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./commands/watch.ts"),
   },
   {
+    name: "doctor",
+    summary: "say why a pane is not at its best tier, and what to fix (read-only)",
+    usage: "tma doctor [--json] [--exit-code]",
+    flags: [
+      { name: "json", kind: "boolean", help: "print the schema-1 diagnosis" },
+      { name: "exit-code", kind: "boolean", help: "exit 1 on a counted warning (summary on stderr)" },
+      { name: "config-dir", kind: "string", help: "tma's install bookkeeping directory" },
+    ],
+    load: () => import("./commands/doctor.ts"),
+  },
+  {
     name: "debug",
     summary: "capture, explain, classify and redact (for rule authors)",
     usage: "tma debug capture|explain|classify|redact|stamp ...",

@@ -57,6 +57,8 @@ export interface AgentCheck {
   /** `wired` (complete), `incomplete` (partial, stale or broken), `absent` (no tma wiring). */
   state: "wired" | "incomplete" | "absent";
   lines: string[];
+  /** The statusline shim's state, for agents that have one (P72). */
+  statusline?: "installed" | "opted_out" | "missing" | "clobbered" | "stale";
 }
 
 /** The trust caveats install prints (I24, I34). */
@@ -197,6 +199,7 @@ export class Inspection {
   readonly lines: string[] = [];
   complete = true;
   any = false;
+  statusline?: AgentCheck["statusline"];
 
   constructor(
     readonly agent: AgentName,
@@ -238,9 +241,17 @@ export class Inspection {
         : options.recorded === "installed" && typeof command === "string"
         ? "clobbered (statusLine.command was replaced; rerun install-hooks to wrap the new command)"
         : "absent";
+      this.statusline = state === "present"
+        ? "installed"
+        : state === "stale"
+        ? "stale"
+        : why.startsWith("clobbered")
+        ? "clobbered"
+        : "missing";
       this.lines.push(`${path}: statusline shim ${why}`);
     } else {
       if (state !== "absent") this.complete = false;
+      this.statusline = "opted_out";
       this.lines.push(
         `${path}: statusline shim ${
           state === "absent" ? "absent (opted out)" : `${state}, though opted out`
@@ -516,6 +527,6 @@ export async function inspectAgent(
     if (!(error instanceof InstallError)) throw error;
     return { agent, state: "incomplete", lines: [...check.lines, error.message] };
   }
-  const { any, complete, lines } = check;
-  return { agent, state: !any ? "absent" : complete ? "wired" : "incomplete", lines };
+  const { any, complete, lines, statusline } = check;
+  return { agent, state: !any ? "absent" : complete ? "wired" : "incomplete", lines, statusline };
 }
