@@ -467,7 +467,9 @@ export function renderDoctor(facts: DoctorFacts, diagnosis: Diagnosis): string {
     lines.push(`${pane.pane} ${pane.agent} ${pane.locator}: tier ${entry.tier}, ${stamp}`);
     lines.push(`  hooks: ${entry.hook_status.replace("_", " ")}`);
     if (entry.tier_reason) lines.push(`  not tier ${entry.tier + 1}: ${entry.tier_reason}`);
-    if (entry.statusline !== null) lines.push(`  statusline: ${entry.statusline.replace("_", " ")}`);
+    if (entry.statusline !== null) {
+      lines.push(`  statusline: ${entry.statusline.replace("_", " ")}`);
+    }
     if (entry.model !== null) {
       lines.push(
         `  model: ${entry.model}${entry.window_covered === false ? " (unrecognised)" : ""}`,
