@@ -193,12 +193,29 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./commands/watch.ts"),
   },
   {
+    name: "init",
+    summary: "first run: wire every agent found, bind the keys, report (six steps)",
+    usage: "tma init [--yes] [--daemon|--no-daemon] [--config-dir DIR] [--conf PATH]",
+    flags: [
+      { name: "yes", kind: "boolean", help: "apply every step without asking" },
+      { name: "daemon", kind: "boolean", help: "also start the daemon" },
+      { name: "no-daemon", kind: "boolean", help: "no daemon launcher line, no start" },
+      { name: "config-dir", kind: "string", help: "tma's bookkeeping directory (TMA_CONFIG_DIR)" },
+      { name: "conf", kind: "string", help: "the tmux config install-keys marks" },
+    ],
+    load: () => import("./commands/init.ts"),
+  },
+  {
     name: "doctor",
     summary: "say why a pane is not at its best tier, and what to fix (read-only)",
     usage: "tma doctor [--json] [--exit-code]",
     flags: [
       { name: "json", kind: "boolean", help: "print the schema-1 diagnosis" },
-      { name: "exit-code", kind: "boolean", help: "exit 1 on a counted warning (summary on stderr)" },
+      {
+        name: "exit-code",
+        kind: "boolean",
+        help: "exit 1 on a counted warning (summary on stderr)",
+      },
       { name: "config-dir", kind: "string", help: "tma's install bookkeeping directory" },
     ],
     load: () => import("./commands/doctor.ts"),

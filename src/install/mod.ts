@@ -18,3 +18,4 @@ export {
 export { checkKeys, DAEMON_AVAILABLE, planKeysInstall, planKeysUninstall } from "./keys.ts";
 export { inspectWiring, type WiringView, wrapperTarget } from "./inspect.ts";
 export { STATUSLINE_AGENTS } from "./agents.ts";
+export { findInstalledAgents, type FoundAgent, lookupNames } from "./discover.ts";
