@@ -68,6 +68,9 @@ export const CAVEATS: Partial<Record<AgentName, string>> = {
     "notify in config.toml needs no trust.",
   gemini: "gemini: Gemini loads settings only once the working folder is trusted (its trust " +
     "dialog at start-up); there is no per-hook trust step.",
+  opencode: "opencode: the plugin loads when OpenCode starts, so restart running OpenCode " +
+    "sessions; approve and deny then go over OpenCode's API lane, whose endpoint the plugin " +
+    "reports (tma doctor shows whether it answers).",
 };
 
 /**
@@ -355,14 +358,23 @@ function hooksFileAgent(
  * template (OpenCode's plugin, pi's extension).
  */
 function managedFileAgent(
-  file: { path: (paths: InstallPaths) => string; flag: string; render(wrapperRef: string): string },
+  file: {
+    path: (paths: InstallPaths) => string;
+    flag: string;
+    render(wrapperRef: string): string;
+    /** The manual step left after install, printed at the end. */
+    caveat?: string;
+  },
 ): AgentFiles {
   return {
     install: async (env) => {
       const path = file.path(env.paths);
       const before = await env.read(path);
       const after = installManaged(before, file.render(env.wrapperRef), { path, flag: file.flag });
-      return plan([{ path, before, after, mode: 0o644, backup: false }]);
+      return plan(
+        [{ path, before, after, mode: 0o644, backup: false }],
+        file.caveat ? [file.caveat] : [],
+      );
     },
     uninstall: async (env) => {
       const path = file.path(env.paths);
@@ -500,6 +512,7 @@ export const AGENT_FILES: Readonly<Record<AgentName, AgentFiles>> = {
     path: (paths) => paths.opencodePlugin,
     flag: "--opencode-plugin",
     render: renderOpencodePlugin,
+    caveat: CAVEATS.opencode,
   }),
   pi: managedFileAgent({
     path: (paths) => paths.piExtension,
