@@ -24,6 +24,8 @@ export interface RunProcessOptions {
   env: Record<string, string>;
   /** Written to the child's stdin, which is then closed; without it stdin is `/dev/null`. */
   stdin?: string;
+  /** The child's working directory (default this process's). */
+  cwd?: string;
 }
 
 /** Runs `program` to its end and returns its exit code and decoded output. */
@@ -32,6 +34,7 @@ export async function runProcess(program: string, options: RunProcessOptions): P
     args: [...options.args],
     env: options.env,
     clearEnv: true,
+    cwd: options.cwd,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
