@@ -17,6 +17,7 @@ import {
   stampIssues,
   statusRunsTma,
 } from "../src/core/doctor.ts";
+import { codexGates } from "../src/install/inspect.ts";
 
 /** P71's key set, exactly. */
 const P71_KEYS = [
@@ -123,6 +124,7 @@ function facts(overrides: Partial<DoctorFacts> = {}): DoctorFacts {
     nestedPanes: [],
     ignoredPanes: [],
     wiredAgents: ["claude"],
+    hookGates: [],
     panes: [pane()],
     ...overrides,
   };
@@ -379,4 +381,55 @@ tmuxTest("doctor C93: no server is one line and exit 1", async (t) => {
   assertEquals(ran.stderr.trim().split("\n").length, 1, ran.stderr);
   assertStringIncludes(ran.stderr, `no tmux server on socket name ${t.socketName}-none`);
   assertStringIncludes(ran.stderr, "-L NAME, -S PATH or TMA_SOCKET_PATH");
+});
+
+Deno.test("doctor: Codex's own gates: untrusted hook entries and [features] hooks = false", () => {
+  const hooks = "/h/.codex/hooks.json";
+  const events = [
+    "session_start",
+    "session_end",
+    "user_prompt_submit",
+    "pre_tool_use",
+    "post_tool_use",
+    "permission_request",
+    "stop",
+    "interrupt",
+    "subagent_start",
+    "subagent_stop",
+  ];
+  const trusted = events.map((e) =>
+    `[hooks.state."${hooks}:${e}:0:0"]\ntrusted_hash = "sha256:ab"\n`
+  )
+    .join("");
+  assertEquals(codexGates(trusted, hooks), []);
+  const none = codexGates('notify = ["x"]\n', hooks);
+  assertEquals(none.length, 1);
+  assertStringIncludes(none[0], "Codex trusts 0 of tma's 10 hook events");
+  assertStringIncludes(none[0], "Trust all and continue");
+  const off = codexGates(`[features]\nhooks = false\n${trusted}`, hooks);
+  assertEquals(off, [
+    "Codex hooks are switched off ([features] hooks = false in config.toml): set it to true",
+  ]);
+  assertEquals(codexGates("not = [toml", hooks), [], "a broken file is --check's to report");
+});
+
+tmuxTest("doctor U43: an OpenCode pane's endpoint is probed: answers, or a warning", async (t) => {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("ok"),
+  );
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}`;
+    const opencode = await t.standIn("opencode");
+    await t.tmux("set-option", "-p", "-t", opencode.pane, "@agent_api_endpoint", url);
+    const up = await doctor(t, ["--json"], {});
+    assertEquals(JSON.parse(up.stdout).agents[0].endpoint_ok, true);
+    assertStringIncludes((await doctor(t, [], {})).stdout, `api: ${url} answers`);
+    await server.shutdown();
+    const down = await doctor(t, [], {});
+    assertStringIncludes(down.stdout, `api: ${url} does not answer`);
+    assertStringIncludes(down.stdout, `warning: api: ${url} does not answer`);
+  } finally {
+    await server.shutdown().catch(() => undefined);
+  }
 });

@@ -79,6 +79,8 @@ export interface DoctorFacts {
   ignoredPanes: string[];
   /** Agents whose files carry tma's wiring, complete or not. */
   wiredAgents: string[];
+  /** Agents' own gates that keep wired hooks from firing (Codex trust, `[features]`). */
+  hookGates: { agent: string; text: string }[];
   panes: DoctorPaneFacts[];
 }
 
@@ -288,6 +290,7 @@ export function diagnose(facts: DoctorFacts): Diagnosis {
         "tma install-keys to keep it across restarts",
     );
   }
+  for (const gate of facts.hookGates) warn("hooks", `${gate.agent}: ${gate.text}`);
   if (anyWired && !facts.wrapper.present) {
     warn("wrapper", `${facts.wrapper.path} is missing: rerun tma install-hooks --all`);
   } else if (anyWired && facts.wrapper.tma === null) {

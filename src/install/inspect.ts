@@ -8,7 +8,8 @@
 import type { EnvReader } from "../runtime/paths.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { type AgentCheck, inspectAgent } from "./agent_files.ts";
-import { AGENT_NAMES, type AgentName, STATUSLINE_AGENTS } from "./agents.ts";
+import { parseToml } from "../deps/toml.ts";
+import { AGENT_NAMES, type AgentName, CODEX_EVENTS, STATUSLINE_AGENTS } from "./agents.ts";
 import { exists, readOrNull } from "./files.ts";
 import { checkAttentionHooks, type FocusHookCheck } from "./focus_hooks.ts";
 import type { Launcher } from "./launcher.ts";
@@ -33,6 +34,52 @@ export interface WiringView {
   /** Per-hook states, or null when the server could not be read. */
   hooks: FocusHookCheck[] | null;
   wrapper: { path: string; present: boolean; tma: string | null };
+  /** Why wired hooks would still not fire: agents' own gates (Codex trust, `[features]`). */
+  gates: { agent: AgentName; text: string }[];
+}
+
+/** `PreToolUse` as Codex spells it in its trust keys: `pre_tool_use`. */
+function snakeCase(event: string): string {
+  return event.replace(/[A-Z]/g, (c, i) => `${i === 0 ? "" : "_"}${c.toLowerCase()}`);
+}
+
+/**
+ * Codex's own gates on its hooks.json (real-agents.md): each entry fires
+ * only once trusted, recorded in config.toml as
+ * `[hooks.state."<hooks.json>:<event>:<i>:<j>"] trusted_hash`, and
+ * `[features] hooks = false` turns hooks off altogether.
+ */
+export function codexGates(configText: string | null, hooksPath: string): string[] {
+  let doc: Record<string, unknown> = {};
+  try {
+    doc = configText === null ? {} : parseToml(configText) as Record<string, unknown>;
+  } catch {
+    return []; // a broken config.toml is install-hooks --check's report
+  }
+  const gates: string[] = [];
+  const features = doc.features as Record<string, unknown> | undefined;
+  if (features?.hooks === false) {
+    gates.push(
+      "Codex hooks are switched off ([features] hooks = false in config.toml): set it to true",
+    );
+  }
+  const state = ((doc.hooks as Record<string, unknown> | undefined)?.state ?? {}) as Record<
+    string,
+    { trusted_hash?: unknown }
+  >;
+  const trusted = CODEX_EVENTS.filter((event) =>
+    Object.entries(state).some(([key, value]) =>
+      key.startsWith(`${hooksPath}:${snakeCase(event)}:`) && typeof value?.trusted_hash === "string"
+    )
+  );
+  if (trusted.length < CODEX_EVENTS.length) {
+    gates.push(
+      `Codex trusts ${trusted.length} of tma's ${CODEX_EVENTS.length} hook events in ` +
+        `${hooksPath}: untrusted ones never fire; open Codex and choose "Trust all and ` +
+        'continue" (or review them under /hooks)',
+    );
+  }
+  return gates;
 }
 
 async function isExecutable(path: string): Promise<boolean> {
@@ -96,9 +143,17 @@ export async function inspectWiring(sources: InspectSources): Promise<WiringView
     }).catch(() => null);
   }
   const present = await exists(sources.paths.wrapper);
+  const gates: WiringView["gates"] = [];
+  if (agents.codex.state !== "absent") {
+    const text = await readOrNull(sources.paths.codexConfig);
+    for (const gate of codexGates(text, sources.paths.codexHooks)) {
+      gates.push({ agent: "codex", text: gate });
+    }
+  }
   return {
     agents,
     hooks,
+    gates,
     wrapper: {
       path: sources.paths.wrapper,
       present,

@@ -198,6 +198,7 @@ async function gather(
     nestedPanes,
     ignoredPanes,
     wiredAgents: AGENT_NAMES.filter((a) => wiring.agents[a].state !== "absent"),
+    hookGates: wiring.gates,
     panes: paneFacts,
   };
 }
