@@ -22,12 +22,11 @@ function wordIn(text: string, word: string): boolean {
 }
 
 function has(program: string): boolean {
-  try {
-    return new Deno.Command(program, { args: ["--version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
+  return new Deno.Command("sh", {
+    args: ["-c", `command -v '${program}'`],
+    stdout: "null",
+    stderr: "null",
+  }).outputSync().success;
 }
 
 /** The completion shells `.ci/run` installs: their absence fails the suite, never skips it. */
@@ -186,4 +185,34 @@ tmuxTest(
     await shows(/json\s+plain\s+prom\s+tmux/, 15_000);
   },
   { ignore: !requireShell("zsh") },
+);
+
+tmuxTest(
+  "completions C94: elvish's completer completes a subcommand and a flag",
+  async (t) => {
+    const { path } = await script("elvish");
+    const pane = await t.newWindow([
+      "env",
+      "-i",
+      `HOME=${t.home}`,
+      "TERM=xterm-256color",
+      "elvish",
+      "-norc",
+    ]);
+    const screen = async () => await t.tmux("capture-pane", "-p", "-t", pane);
+    const shows = async (what: string) => {
+      try {
+        await t.waitFor(async () => (await screen()).includes(what), 15_000);
+      } catch {
+        throw new Error(`elvish never showed ${what}; the pane:\n${await screen()}`);
+      }
+    };
+    await t.tmux("send-keys", "-t", pane, `eval (slurp < '${path}'); echo load''ed`, "Enter");
+    await shows("\nloaded");
+    await t.tmux("send-keys", "-t", pane, "tma ls --j", "Tab");
+    await shows("tma ls --json");
+    await t.tmux("send-keys", "-t", pane, "C-u", "tma doc", "Tab");
+    await shows("tma doctor");
+  },
+  { ignore: !requireShell("elvish") },
 );

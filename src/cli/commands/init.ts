@@ -20,15 +20,10 @@ import {
 import { readServerFacts } from "../../tmux/server_facts.ts";
 import { boolFlag, type ParsedArgs, type ParsedFlags, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
+import { absolute, run as runInstallKeysCommand } from "./install_keys.ts";
 
 /** The line `init` prints for a status line that does not run tma yet (U2). */
 export const STATUS_RIGHT_LINE = "set -ag status-right ' #(tma status)'";
-
-/** A relative path flag is taken from the current directory. */
-function absolute(path: string | undefined): string | undefined {
-  if (path === undefined) return undefined;
-  return path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
-}
 
 /** Runs the command. */
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
@@ -108,8 +103,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     const keyFlags: ParsedFlags = { yes, "no-daemon": noDaemon };
     if (conf) keyFlags.conf = conf;
     if (configDir) keyFlags["config-dir"] = configDir;
-    const installKeys = await import("./install_keys.ts");
-    if ((await installKeys.run(ctx, { flags: keyFlags, positionals: [] })) !== 0) {
+    if ((await runInstallKeysCommand(ctx, { flags: keyFlags, positionals: [] })) !== 0) {
       failed.push("install-keys");
     }
   }
