@@ -18,6 +18,7 @@ import {
   statusRunsTma,
 } from "../src/core/doctor.ts";
 import { codexGates } from "../src/install/inspect.ts";
+import { recordFailure } from "../src/runtime/notify/failure.ts";
 
 /** P71's key set, exactly. */
 const P71_KEYS = [
@@ -276,6 +277,15 @@ tmuxTest(
       'min_engine_version = "0.1.0"\n[identity]\nprocess_names = ["averyverylongagentname"]\n' +
         "[capture]\n",
     );
+    // A notify command that failed.
+    const scratchEnv = t.env();
+    recordFailure((name) => scratchEnv[name], {
+      at_ms: 1_800_000_000_000,
+      trigger: "blocked",
+      pane: "%9",
+      command: "nosuch-notifier",
+      exit_code: 127,
+    });
     // Status off; mouse bindings without mouse.
     await t.tmux("set-option", "-g", "status", "off");
     await t.tmux("bind-key", "-T", "root", "MouseDown1Status", "run-shell", "tma jump --blocked");
@@ -295,6 +305,7 @@ tmuxTest(
     const report = JSON.parse(json.stdout);
     pinKeys(report);
     assertEquals(report.status_option, { enabled: false });
+    assertStringIncludes(report.notify.last_failure, "nosuch-notifier");
     assertEquals(report.mouse, { bindings_installed: true, enabled: false });
     assertEquals(
       report.tmux_hooks.find((h: { hook: string }) => h.hook === "after-select-pane").hook_state,
@@ -330,6 +341,7 @@ tmuxTest(
         "api: a request waits (per_7) but no endpoint is known",
         `not tier 2: hooks not installed (run tma install-hooks opencode)`,
         "daemon: no daemon",
+        'notify: warning: the last notification failed: notify command "nosuch-notifier"',
       ]
     ) assertStringIncludes(human.stdout, line);
   },

@@ -318,7 +318,11 @@ export function diagnose(facts: DoctorFacts): Diagnosis {
     warn("procs", `the ps walk failed (${facts.processWalk.error}): agents are not identified`);
   }
   if (facts.notifyLastFailure) {
-    warn("notify", `the last notification failed: ${facts.notifyLastFailure}`);
+    warn(
+      "notify",
+      `the last notification failed: ${facts.notifyLastFailure} (fix [notify] command in ` +
+        "config.toml; a passing tma debug notify-test clears this)",
+    );
   }
   const stamp_issues = facts.panes.flatMap((p) => stampIssues(p.pane, p.options));
   for (const issue of stamp_issues) {

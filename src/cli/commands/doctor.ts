@@ -20,6 +20,7 @@ import { recognisedModel } from "../../core/telemetry/model_window.ts";
 import { ENGINE_VERSION } from "../../core/version.ts";
 import type { Config } from "../../core/config/schema.ts";
 import { startSnapshot } from "../../runtime/cycle/snapshot_start.ts";
+import { describeFailure, readFailure } from "../../runtime/notify/failure.ts";
 import type { LoadedManifests } from "../../runtime/manifest/load.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
 import { TmuxNoServerError, TmuxNotInstalledError, TmuxTimeoutError } from "../../tmux/errors.ts";
@@ -180,7 +181,10 @@ async function gather(
     clients: tmux.clients,
     watchers: tmux.watchPids.filter((pid) => processes.length === 0 || alive.has(pid)),
     wrapper: wiring.wrapper,
-    notifyLastFailure: null,
+    notifyLastFailure: (() => {
+      const failure = readFailure(ctx.env);
+      return failure === null ? null : describeFailure(failure);
+    })(),
     tmuxHooks: wiring.hooks?.map((h) => ({
       hook: h.name,
       hook_state: h.status,
