@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./harness/assert.ts";
 import { runProcess } from "./harness/process.ts";
-import { runTma, tmuxTest } from "./harness/tmux.ts";
+import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
 import { COMMANDS, GLOBAL_FLAGS } from "../src/cli/commands.ts";
 import { completionModel } from "../src/cli/commands/completions.ts";
 import { completionScript, SHELLS } from "../src/core/completions.ts";
@@ -142,47 +142,45 @@ Deno.test({
   },
 });
 
-tmuxTest(
-  "completions C94: zsh's completion system completes a subcommand, a flag and a value set",
-  async (t) => {
-    const { path } = await script("zsh");
-    const pane = await t.newWindow([
-      "env",
-      "-i",
-      `HOME=${t.home}`,
-      "TERM=xterm-256color",
-      "PS1=%% ",
-      "zsh",
-      "-f",
-    ]);
-    const screen = async () => await t.tmux("capture-pane", "-p", "-t", pane);
-    const prompt = async (text: string) => {
-      await t.tmux("send-keys", "-t", pane, "C-u", text, "Tab");
-    };
-    const shows = async (what: string | RegExp, ms: number) => {
+/** An interactive shell in a scratch pane: type a line and Tab, wait for what it draws. */
+async function shellPane(t: ScratchTmux, shell: string, argv: string[]) {
+  const pane = await t.newWindow(["env", "-i", `HOME=${t.home}`, "TERM=xterm-256color", ...argv]);
+  const screen = async () => await t.tmux("capture-pane", "-p", "-t", pane);
+  return {
+    /** Types `line` (after clearing the input) and presses `key`. */
+    type: async (line: string, key: "Tab" | "Enter") => {
+      await t.tmux("send-keys", "-t", pane, "C-u", line, key);
+    },
+    /** Waits until the pane shows `what`. */
+    shows: async (what: string | RegExp, ms = 15_000) => {
       const seen = (text: string) =>
         typeof what === "string" ? text.includes(what) : what.test(text);
       try {
         await t.waitFor(async () => seen(await screen()), ms);
       } catch {
-        throw new Error(`zsh never showed ${what}; the pane:\n${await screen()}`);
+        throw new Error(`${shell} never showed ${what}; the pane:\n${await screen()}`);
       }
-    };
-    await t.tmux(
-      "send-keys",
-      "-t",
-      pane,
+    },
+  };
+}
+
+tmuxTest(
+  "completions C94: zsh's completion system completes a subcommand, a flag and a value set",
+  async (t) => {
+    const { path } = await script("zsh");
+    const zsh = await shellPane(t, "zsh", ["PS1=%% ", "zsh", "-f"]);
+    await zsh.type(
       `autoload -U compinit && compinit -u -D && source '${path}' && echo load""ed`,
       "Enter",
     );
     // compinit scans every completion function: seconds on a loaded machine.
-    await shows("\nloaded", 60_000);
-    await prompt("tma ls --j");
-    await shows("% tma ls --json", 15_000);
-    await prompt("tma doc");
-    await shows("% tma doctor", 15_000);
-    await prompt("tma status --format ");
-    await shows(/json\s+plain\s+prom\s+tmux/, 15_000);
+    await zsh.shows("\nloaded", 60_000);
+    await zsh.type("tma ls --j", "Tab");
+    await zsh.shows("% tma ls --json");
+    await zsh.type("tma doc", "Tab");
+    await zsh.shows("% tma doctor");
+    await zsh.type("tma status --format ", "Tab");
+    await zsh.shows(/json\s+plain\s+prom\s+tmux/);
   },
   { ignore: !requireShell("zsh") },
 );
@@ -191,28 +189,13 @@ tmuxTest(
   "completions C94: elvish's completer completes a subcommand and a flag",
   async (t) => {
     const { path } = await script("elvish");
-    const pane = await t.newWindow([
-      "env",
-      "-i",
-      `HOME=${t.home}`,
-      "TERM=xterm-256color",
-      "elvish",
-      "-norc",
-    ]);
-    const screen = async () => await t.tmux("capture-pane", "-p", "-t", pane);
-    const shows = async (what: string) => {
-      try {
-        await t.waitFor(async () => (await screen()).includes(what), 15_000);
-      } catch {
-        throw new Error(`elvish never showed ${what}; the pane:\n${await screen()}`);
-      }
-    };
-    await t.tmux("send-keys", "-t", pane, `eval (slurp < '${path}'); echo load''ed`, "Enter");
-    await shows("\nloaded");
-    await t.tmux("send-keys", "-t", pane, "tma ls --j", "Tab");
-    await shows("tma ls --json");
-    await t.tmux("send-keys", "-t", pane, "C-u", "tma doc", "Tab");
-    await shows("tma doctor");
+    const elvish = await shellPane(t, "elvish", ["elvish", "-norc"]);
+    await elvish.type(`eval (slurp < '${path}'); echo load''ed`, "Enter");
+    await elvish.shows("\nloaded");
+    await elvish.type("tma ls --j", "Tab");
+    await elvish.shows("tma ls --json");
+    await elvish.type("tma doc", "Tab");
+    await elvish.shows("tma doctor");
   },
   { ignore: !requireShell("elvish") },
 );

@@ -223,6 +223,14 @@ async function fakeTma(t: ScratchTmux): Promise<string> {
   return bin;
 }
 
+/** Wires claude with a stand-in tma as TMA_BIN; returns the env doctor runs with. */
+async function wireClaude(t: ScratchTmux): Promise<Record<string, string>> {
+  const env = { TMA_BIN: await fakeTma(t) };
+  const installed = await runTma(t, ["install-hooks", "claude", "--yes"], { env });
+  assertEquals(installed.code, 0, installed.stderr);
+  return env;
+}
+
 /** Every option, hook, binding and file a doctor run could touch, as text. */
 async function everything(t: ScratchTmux): Promise<string> {
   const parts = [
@@ -254,10 +262,7 @@ async function doctor(t: ScratchTmux, args: string[], env: Record<string, string
 tmuxTest(
   "doctor U43: each warning provoked once, --exit-code 1, and not one byte or option written",
   async (t) => {
-    const bin = await fakeTma(t);
-    const env = { TMA_BIN: bin };
-    const installed = await runTma(t, ["install-hooks", "claude", "--yes"], { env });
-    assertEquals(installed.code, 0, installed.stderr);
+    const env = await wireClaude(t);
     // A clobbered shim: another tool replaced statusLine.command.
     const settings = `${t.home}/.claude/settings.json`;
     const doc = JSON.parse(await Deno.readTextFile(settings));
@@ -350,10 +355,7 @@ tmuxTest(
 tmuxTest(
   "doctor C93: a wired server with a client attached has no counted warning (exit 0); tier 2 and tier 1 panes",
   async (t) => {
-    const bin = await fakeTma(t);
-    const env = { TMA_BIN: bin };
-    const installed = await runTma(t, ["install-hooks", "claude", "--yes"], { env });
-    assertEquals(installed.code, 0, installed.stderr);
+    const env = await wireClaude(t);
     const claude = await t.standIn("claude");
     const client = await attachClient(t, "main");
     try {
