@@ -6,19 +6,17 @@
  */
 import type { FlagSpec, ParsedArgs } from "./args.ts";
 import type { CommandContext } from "./context.ts";
+import type { TableEntry, TableView } from "./table_view.ts";
 
 /** What a command module exports. */
 export interface CommandModule {
-  run(ctx: CommandContext, args: ParsedArgs): Promise<number>;
+  /** `table` is the command table as data (`help` and `completions` read it). */
+  run(ctx: CommandContext, args: ParsedArgs, table?: TableView): Promise<number>;
 }
 
 /** One entry of the command table. */
-export interface CommandSpec {
-  name: string;
-  summary: string;
-  usage: string;
+export interface CommandSpec extends TableEntry {
   flags: FlagSpec[];
-  hidden?: boolean;
   /** Runs a detection cycle: main starts its snapshot before loading it (D64). */
   cycles?: boolean;
   load(): Promise<CommandModule>;
@@ -56,6 +54,10 @@ export const COMMANDS: CommandSpec[] = [
     name: "ls",
     summary: "list agent panes and their state",
     usage: "tma ls [--json] [--pane ID] [selector]",
+    examples: [
+      ["tma ls", "one line per agent pane"],
+      ["tma ls --json --state blocked", "the blocked agents, as the JSON feed"],
+    ],
     flags: [
       { name: "json", kind: "boolean", help: "print the schema-1 JSON document" },
       { name: "pane", kind: "string", help: "only this pane" },
@@ -68,6 +70,10 @@ export const COMMANDS: CommandSpec[] = [
     name: "status",
     summary: "run a detection cycle and print counts for a status line",
     usage: "tma status [--format tmux|plain|json|prom] [selector]",
+    examples: [
+      ["tma status", "counts for #(tma status) in status-right"],
+      ["tma status --format json --session work", "one session's counts as JSON"],
+    ],
     flags: [
       {
         name: "format",
@@ -138,6 +144,7 @@ export const COMMANDS: CommandSpec[] = [
     name: "event",
     summary: "the hook bridge agents call through tma-hook (internal)",
     usage: "tma event --agent NAME --kind EVENT [--pane ID] [--payload -|PATH]",
+    internal: true,
     flags: [
       { name: "agent", kind: "string", help: "agent manifest name" },
       { name: "kind", kind: "string", help: "event name, or context" },
@@ -163,6 +170,13 @@ export const COMMANDS: CommandSpec[] = [
     name: "install-hooks",
     summary: "wire tma into an agent's own config files",
     usage: "tma install-hooks [AGENT] [--check|--uninstall|--all] [--yes]",
+    examples: [
+      ["tma install-hooks claude", "show the diff, ask, write"],
+      ["tma install-hooks --check", "verify every agent's wiring"],
+      ["tma install-hooks --all --yes", "rewire every agent already wired (after moving tma)"],
+    ],
+    // install/agents.ts AGENT_NAMES, restated so the table loads nothing (a test holds them equal).
+    args: ["claude", "codex", "gemini", "cursor", "opencode", "pi"],
     flags: [
       { name: "check", kind: "boolean", help: "verify the wiring; exit 1 on drift" },
       { name: "uninstall", kind: "boolean", help: "remove every tma entry" },
@@ -193,6 +207,10 @@ export const COMMANDS: CommandSpec[] = [
     name: "install-keys",
     summary: "bind tma's keys in tmux (a managed tmux.conf your config sources)",
     usage: "tma install-keys [--check|--uninstall] [--mouse] [--no-daemon] [--yes]",
+    examples: [
+      ["tma install-keys", "write ~/.config/tma/tmux.conf and source it from your tmux.conf"],
+      ["tma install-keys --mouse --yes", "also bind clicks on the status counts"],
+    ],
     flags: [
       { name: "check", kind: "boolean", help: "verify the managed file and its source line" },
       { name: "uninstall", kind: "boolean", help: "remove the managed file and the marked line" },
@@ -208,6 +226,10 @@ export const COMMANDS: CommandSpec[] = [
     name: "act",
     summary: "fire an action (approve, deny, interrupt, ...) at a pane",
     usage: "tma act NAME [--pane ID | selector [--all]] [--text MSG] [--dry-run] [--json]",
+    examples: [
+      ["tma act approve --pane %3", "answer pane %3's permission prompt"],
+      ["tma act --list --pane %3", "what can be fired there now"],
+    ],
     flags: [
       { name: "pane", kind: "string", help: "target pane (default the current pane)" },
       { name: "all", kind: "boolean", help: "fire at every matched pane" },
@@ -228,6 +250,10 @@ export const COMMANDS: CommandSpec[] = [
     name: "jump",
     summary: "take your tmux client to the agent that wants you",
     usage: "tma jump [--attention|--blocked|--next|--back|--home|--pane ID|--menu] [selector]",
+    examples: [
+      ["tma jump --attention", "the agent that has waited longest for you"],
+      ["tma jump --back", "back where you were"],
+    ],
     flags: [
       { name: "attention", kind: "boolean", help: "blocked first (longest first), then done" },
       { name: "blocked", kind: "boolean", help: "the longest-blocked agent" },
@@ -245,6 +271,10 @@ export const COMMANDS: CommandSpec[] = [
     name: "watch",
     summary: "a live dashboard of every agent, for a pane of its own",
     usage: "tma watch [--table] [selector]",
+    examples: [
+      ["tma watch", "the live list with a preview"],
+      ["tma watch --table --session work", "the telemetry table of one session"],
+    ],
     flags: [
       { name: "table", kind: "boolean", help: "open on the full-width table" },
       ...SELECTOR_FLAGS,
@@ -252,9 +282,50 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./commands/watch.ts"),
   },
   {
+    name: "init",
+    summary: "first run: wire every agent found, bind the keys, report (six steps)",
+    usage: "tma init [--yes] [--daemon|--no-daemon] [--config-dir DIR] [--conf PATH]",
+    examples: [
+      ["tma init", "every step with its diff and a question"],
+      ["tma init --yes --no-daemon", "apply all, no daemon"],
+    ],
+    flags: [
+      { name: "yes", kind: "boolean", help: "apply every step without asking" },
+      { name: "daemon", kind: "boolean", help: "also start the daemon" },
+      { name: "no-daemon", kind: "boolean", help: "no daemon launcher line, no start" },
+      { name: "config-dir", kind: "string", help: "tma's bookkeeping directory (TMA_CONFIG_DIR)" },
+      { name: "conf", kind: "string", help: "the tmux config install-keys marks" },
+    ],
+    load: () => import("./commands/init.ts"),
+  },
+  {
+    name: "doctor",
+    summary: "say why a pane is not at its best tier, and what to fix (read-only)",
+    usage: "tma doctor [--json] [--exit-code]",
+    examples: [
+      ["tma doctor", "the report for people"],
+      ["tma doctor --json --exit-code", "for CI: JSON on stdout, exit 1 on a counted warning"],
+    ],
+    flags: [
+      { name: "json", kind: "boolean", help: "print the schema-1 diagnosis" },
+      {
+        name: "exit-code",
+        kind: "boolean",
+        help: "exit 1 on a counted warning (summary on stderr)",
+      },
+      { name: "config-dir", kind: "string", help: "tma's install bookkeeping directory" },
+    ],
+    load: () => import("./commands/doctor.ts"),
+  },
+  {
     name: "debug",
     summary: "capture, explain, classify and redact (for rule authors); notify-test",
     usage: "tma debug capture|explain|classify|redact|notify-test ...",
+    examples: [
+      ["tma debug explain %3", "why pane %3 reads as it does"],
+      ["tma debug capture %3 > screen.txt", "save what the detector saw"],
+    ],
+    args: ["capture", "explain", "classify", "redact", "notify-test"],
     flags: [
       { name: "json", kind: "boolean", help: "JSON output (explain)" },
       { name: "agent", kind: "string", help: "agent manifest (classify)" },
@@ -273,9 +344,35 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./commands/debug.ts"),
   },
   {
+    name: "completions",
+    summary: "print a shell completion script (bash, zsh, fish, elvish, powershell)",
+    usage: "tma completions bash|zsh|fish|elvish|powershell",
+    examples: [
+      ["tma completions bash > ~/.local/share/bash-completion/completions/tma", "bash"],
+      ["tma completions fish > ~/.config/fish/completions/tma.fish", "fish"],
+    ],
+    // core/completions.ts SHELLS, restated so the table loads nothing (a test holds them equal).
+    args: ["bash", "zsh", "fish", "elvish", "powershell"],
+    flags: [],
+    load: () => import("./commands/completions.ts"),
+  },
+  {
+    name: "help",
+    summary: "show help for tma or one command",
+    usage: "tma help [COMMAND]",
+    examples: [
+      ["tma help doctor", "doctor's flags and examples"],
+    ],
+    flags: [],
+    load: () => import("./commands/help.ts"),
+  },
+  {
     name: "version",
     summary: "print the version",
     usage: "tma version",
+    examples: [
+      ["tma version", "prints tma 0.1.0"],
+    ],
     flags: [],
     load: () => import("./commands/version.ts"),
   },

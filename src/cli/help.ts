@@ -4,9 +4,12 @@
  * to import `main.ts` (which would close an import cycle through the table).
  * @module
  */
-import { versionLine } from "../core/version.ts";
-import { formatFlags } from "./args.ts";
 import { COMMANDS, type CommandSpec, GLOBAL_FLAGS } from "./commands.ts";
+import { commandHelpText, topHelpText } from "./help_text.ts";
+import type { TableView } from "./table_view.ts";
+
+/** The command table as data, for the commands that describe the CLI. */
+export const TABLE: TableView = { commands: COMMANDS, globals: GLOBAL_FLAGS };
 
 /**
  * The top-level help: the version line, every visible command and the global
@@ -17,26 +20,12 @@ import { COMMANDS, type CommandSpec, GLOBAL_FLAGS } from "./commands.ts";
  * ```
  */
 export function topHelp(): string {
-  const names = COMMANDS.filter((c) => !c.hidden);
-  const width = Math.max(...names.map((c) => c.name.length)) + 2;
-  return [
-    `${versionLine()}: which of your coding agents in tmux is working, blocked or idle`,
-    "",
-    "usage: tma [global flags] <command> [flags]",
-    "       tma                 (on a terminal: the fuzzy picker of agent panes)",
-    "",
-    "commands:",
-    ...names.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
-    "",
-    "global flags:",
-    formatFlags(GLOBAL_FLAGS),
-    "",
-    "Run `tma <command> --help` for a command's flags.",
-  ].join("\n");
+  return topHelpText(TABLE);
 }
 
 /**
- * One command's help: its summary, usage line, own flags and the global flags.
+ * One command's help: its summary, usage line, examples, own flags and the
+ * global flags.
  *
  * ```ts
  * import { findCommand } from "./commands.ts";
@@ -44,15 +33,5 @@ export function topHelp(): string {
  * ```
  */
 export function commandHelp(command: CommandSpec): string {
-  return [
-    `tma ${command.name}: ${command.summary}`,
-    "",
-    `usage: ${command.usage}`,
-    "",
-    "flags:",
-    formatFlags(command.flags),
-    "",
-    "global flags:",
-    formatFlags(GLOBAL_FLAGS),
-  ].join("\n");
+  return commandHelpText(command, TABLE);
 }

@@ -8,7 +8,7 @@ import { TmaError, UsageError } from "../core/errors.ts";
 import { versionLine } from "../core/version.ts";
 import { boolFlag, parseFlags, stringFlag } from "./args.ts";
 import { findCommand, GLOBAL_FLAGS } from "./commands.ts";
-import { commandHelp, topHelp } from "./help.ts";
+import { commandHelp, TABLE, topHelp } from "./help.ts";
 import { type CommandContext, createContext, type GlobalOptions } from "./context.ts";
 
 /** The global options held in parsed flags. */
@@ -78,7 +78,7 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
     // tmux and ps work meanwhile (D64); their failures surface in the cycle.
     if (command.cycles) await ctx.snapshot().catch(() => undefined);
     const module = await command.load();
-    return await module.run(ctx, parsed);
+    return await module.run(ctx, parsed, TABLE);
   } catch (error) {
     if (error instanceof TmaError) {
       err(`tma: ${error.message}`);

@@ -57,6 +57,8 @@ export interface AgentCheck {
   /** `wired` (complete), `incomplete` (partial, stale or broken), `absent` (no tma wiring). */
   state: "wired" | "incomplete" | "absent";
   lines: string[];
+  /** The statusline shim's state, for agents that have one (P72). */
+  statusline?: "installed" | "opted_out" | "missing" | "clobbered" | "stale";
 }
 
 /** The trust caveats install prints (I24, I34). */
@@ -66,6 +68,9 @@ export const CAVEATS: Partial<Record<AgentName, string>> = {
     "notify in config.toml needs no trust.",
   gemini: "gemini: Gemini loads settings only once the working folder is trusted (its trust " +
     "dialog at start-up); there is no per-hook trust step.",
+  opencode: "opencode: the plugin loads when OpenCode starts, so restart running OpenCode " +
+    "sessions; approve and deny then go over OpenCode's API lane, whose endpoint the plugin " +
+    "reports (tma doctor shows whether it answers).",
 };
 
 /**
@@ -227,6 +232,7 @@ export class Inspection {
   readonly lines: string[] = [];
   complete = true;
   any = false;
+  statusline?: AgentCheck["statusline"];
 
   constructor(
     readonly agent: AgentName,
@@ -268,9 +274,17 @@ export class Inspection {
         : options.recorded === "installed" && typeof command === "string"
         ? "clobbered (statusLine.command was replaced; rerun install-hooks to wrap the new command)"
         : "absent";
+      this.statusline = state === "present"
+        ? "installed"
+        : state === "stale"
+        ? "stale"
+        : why.startsWith("clobbered")
+        ? "clobbered"
+        : "missing";
       this.lines.push(`${path}: statusline shim ${why}`);
     } else {
       if (state !== "absent") this.complete = false;
+      this.statusline = "opted_out";
       this.lines.push(
         `${path}: statusline shim ${
           state === "absent" ? "absent (opted out)" : `${state}, though opted out`
@@ -365,14 +379,23 @@ function hooksFileAgent(
  * template (OpenCode's plugin, pi's extension).
  */
 function managedFileAgent(
-  file: { path: (paths: InstallPaths) => string; flag: string; render(wrapperRef: string): string },
+  file: {
+    path: (paths: InstallPaths) => string;
+    flag: string;
+    render(wrapperRef: string): string;
+    /** The manual step left after install, printed at the end. */
+    caveat?: string;
+  },
 ): AgentFiles {
   return {
     install: async (env) => {
       const path = file.path(env.paths);
       const before = await env.read(path);
       const after = installManaged(before, file.render(env.wrapperRef), { path, flag: file.flag });
-      return plan([{ path, before, after, mode: 0o644, backup: false }]);
+      return plan(
+        [{ path, before, after, mode: 0o644, backup: false }],
+        file.caveat ? [file.caveat] : [],
+      );
     },
     uninstall: async (env) => {
       const path = file.path(env.paths);
@@ -511,6 +534,7 @@ export const AGENT_FILES: Readonly<Record<AgentName, AgentFiles>> = {
     path: (paths) => paths.opencodePlugin,
     flag: "--opencode-plugin",
     render: renderOpencodePlugin,
+    caveat: CAVEATS.opencode,
   }),
   pi: managedFileAgent({
     path: (paths) => paths.piExtension,
@@ -551,6 +575,6 @@ export async function inspectAgent(
     if (!(error instanceof InstallError)) throw error;
     return { agent, state: "incomplete", lines: [...check.lines, error.message] };
   }
-  const { any, complete, lines } = check;
-  return { agent, state: !any ? "absent" : complete ? "wired" : "incomplete", lines };
+  const { any, complete, lines, statusline } = check;
+  return { agent, state: !any ? "absent" : complete ? "wired" : "incomplete", lines, statusline };
 }

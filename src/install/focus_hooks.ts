@@ -220,11 +220,21 @@ export async function applyAttentionHooks(
     await Deno.remove(plan.statePath).catch(() => undefined);
     return;
   }
+  await recordHooks(server, plan.statePath, plan.identity, options);
+}
+
+/** Writes the state file from the tma entries the server holds now (when its content changes). */
+async function recordHooks(
+  server: TmuxServer,
+  statePath: string,
+  identity: ServerIdentity,
+  options: { launcher: Launcher; focusEvents?: boolean },
+): Promise<void> {
   const entries = await readEntries(server);
   const state: FocusHooksState = {
-    socketPath: plan.identity.socketPath,
-    serverPid: plan.identity.pid,
-    serverStart: plan.identity.startTime,
+    socketPath: identity.socketPath,
+    serverPid: identity.pid,
+    serverStart: identity.startTime,
     hooks: {},
   };
   for (const name of attentionHooks(options)) {
@@ -234,12 +244,12 @@ export async function applyAttentionHooks(
     if (entry) state.hooks[name] = { index: entry.index, script };
   }
   const text = renderFocusHooksState(state);
-  const current = await Deno.readTextFile(plan.statePath).catch(() => null);
+  const current = await Deno.readTextFile(statePath).catch(() => null);
   if (current === text) return;
-  await Deno.mkdir(dirName(plan.statePath), { recursive: true });
-  const temp = `${plan.statePath}.tmp-${crypto.randomUUID().slice(0, 8)}`;
+  await Deno.mkdir(dirName(statePath), { recursive: true });
+  const temp = `${statePath}.tmp-${crypto.randomUUID().slice(0, 8)}`;
   await Deno.writeTextFile(temp, text);
-  await Deno.rename(temp, plan.statePath);
+  await Deno.rename(temp, statePath);
 }
 
 /** The verdict on one hook. */
@@ -341,12 +351,25 @@ export function managedHookLines(launcher: Launcher, options: { focusEvents?: bo
  */
 export async function dedupeManagedHooks(
   server: TmuxServer,
-  options: { focusEvents?: boolean },
+  options: { focusEvents?: boolean; launcher?: Launcher; configDir?: string },
 ): Promise<void> {
   const entries = await readEntries(server);
+  let removed = false;
   for (const name of attentionHooks(options)) {
     for (const entry of entries.get(name) ?? []) {
-      if (entry.index !== MANAGED_HOOK_INDEX) await unsetGlobalHookAt(server, name, entry.index);
+      if (entry.index === MANAGED_HOOK_INDEX) continue;
+      await unsetGlobalHookAt(server, name, entry.index);
+      removed = true;
     }
   }
+  if (!removed || !options.launcher || !options.configDir) return;
+  // The recorded indexes named the entries just removed: record the managed
+  // ones, so the next install-hooks or check finds nothing to change.
+  const identity = await serverIdentity(server);
+  const statePath = focusHooksStatePath(options.configDir, identity.socketPath);
+  if (await readFocusHooksState(statePath) === undefined) return;
+  await recordHooks(server, statePath, identity, {
+    launcher: options.launcher,
+    focusEvents: options.focusEvents,
+  });
 }

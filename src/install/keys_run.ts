@@ -6,7 +6,7 @@
  * @module
  */
 import { UsageError } from "../core/errors.ts";
-import type { EnvReader } from "../runtime/paths.ts";
+import { type EnvReader, installConfigDir } from "../runtime/paths.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { TmuxNoServerError, TmuxNotInstalledError, TmuxTimeoutError } from "../tmux/errors.ts";
 import { sourceConfigFile } from "../tmux/global_hooks.ts";
@@ -166,7 +166,11 @@ export async function runInstallKeys(
   try {
     const server = await deps.server();
     await sourceConfigFile(server, paths.managed);
-    await dedupeManagedHooks(server, { focusEvents: deps.focusEvents });
+    await dedupeManagedHooks(server, {
+      focusEvents: deps.focusEvents,
+      launcher: deps.launcher,
+      configDir: installConfigDir(deps.env, request.configDir),
+    });
     if (changes.length > 0) deps.out("tma: loaded into the running tmux server\n");
   } catch (error) {
     if (!unreachable(error)) throw error;

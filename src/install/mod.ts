@@ -16,3 +16,6 @@ export {
   runInstallKeys,
 } from "./keys_run.ts";
 export { checkKeys, DAEMON_AVAILABLE, planKeysInstall, planKeysUninstall } from "./keys.ts";
+export { inspectWiring, type WiringView, wrapperTarget } from "./inspect.ts";
+export { STATUSLINE_AGENTS } from "./agents.ts";
+export { findInstalledAgents, type FoundAgent, lookupNames } from "./discover.ts";

@@ -19,7 +19,11 @@ export class TmuxNotInstalledError extends TmaError {
 /** No tmux server answers on the selected socket. Exit 11. */
 export class TmuxNoServerError extends TmaError {
   constructor(server: string, detail: string) {
-    super(`no tmux server on ${server}: ${detail}`, 11);
+    super(
+      `no tmux server on ${server}: ${detail} (start tmux, or pick another server with ` +
+        "-L NAME, -S PATH or TMA_SOCKET_PATH)",
+      11,
+    );
     this.name = "TmuxNoServerError";
   }
 }

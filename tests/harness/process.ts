@@ -26,6 +26,8 @@ export interface RunProcessOptions {
   env: Record<string, string>;
   /** Written to the child's stdin, which is then closed; without it stdin is `/dev/null`. */
   stdin?: string;
+  /** The child's working directory (default this process's). */
+  cwd?: string;
   /**
    * Kills the child's whole process group this long after the start; the
    * result then has `timedOut` set (for the tests that prove nothing hangs).
@@ -39,6 +41,7 @@ export async function runProcess(program: string, options: RunProcessOptions): P
     args: [...options.args],
     env: options.env,
     clearEnv: true,
+    cwd: options.cwd,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

@@ -11,7 +11,7 @@ import { currentLauncher, runInstallKeys } from "../../install/mod.ts";
 import { askTerminal } from "./install_hooks.ts";
 
 /** A relative path flag is taken from the current directory. */
-function absolute(path: string | undefined): string | undefined {
+export function absolute(path: string | undefined): string | undefined {
   if (path === undefined) return undefined;
   return path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
 }
