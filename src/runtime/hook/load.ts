@@ -107,17 +107,22 @@ export interface SettingsSource {
 
 /**
  * The hook's config keys: `--config`, then `TMA_CONFIG`, then
- * `$XDG_CONFIG_HOME/tma/config.toml`; a missing file means defaults.
+ * `$XDG_CONFIG_HOME/tma/config.toml`; a missing file means defaults, and
+ * smol-toml is loaded only when there is a file to parse.
  */
 export async function loadHookSettings(source: SettingsSource): Promise<HookSettings> {
   const path = source.flag || source.env("TMA_CONFIG") || `${configDir(source.env)}/config.toml`;
-  if (source.disabled) return readHookSettings(null, path);
+  if (source.disabled) return readHookSettings(null, { path });
+  let text: string | null;
   try {
-    return readHookSettings(await readOptional(path), path);
+    text = await readOptional(path);
   } catch (error) {
     // An unreadable file is a broken config: defaults, reply lane off.
-    return { ...readHookSettings(null, path), replyLane: false, problem: `${path}: ${error}` };
+    return { ...readHookSettings(null, { path }), replyLane: false, problem: `${path}: ${error}` };
   }
+  if (text === null) return readHookSettings(null, { path });
+  const { parseToml } = await import("../../deps/toml.ts");
+  return readHookSettings(text, { path, parseToml });
 }
 
 async function readOptional(path: string): Promise<string | null> {
