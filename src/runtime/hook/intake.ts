@@ -14,7 +14,7 @@
  */
 import { decisionObject } from "../../core/hook/decision.ts";
 import type { HookManifest } from "../../core/hook/hook_manifest.ts";
-import { resolveHookAction } from "../../core/hook/mapping.ts";
+import { type HookAction, resolveHookAction } from "../../core/hook/mapping.ts";
 import { type HookPayload, stringField } from "../../core/hook/payload.ts";
 import {
   type HookGuard,
@@ -57,6 +57,13 @@ export interface IntakeEventOptions {
    * Only the `tma event` process sets this.
    */
   exitOnSignal?: boolean;
+  /** The event's action, when the caller already resolved it (else resolved here). */
+  action?: HookAction;
+  /**
+   * The first attempt's `list-panes`, when the caller started it early: `tma
+   * event` spawns it before this module loads, so tmux answers meanwhile.
+   */
+  listing?: Promise<PaneFacts[]>;
 }
 
 /** What one event did. */
@@ -90,10 +97,8 @@ export interface IntakeResult {
  */
 export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeResult> {
   const { payload } = options;
-  const action = resolveHookAction(options.kind, {
-    hooks: options.manifest.hooks,
-    raw: payload.raw,
-  });
+  const action = options.action ??
+    resolveHookAction(options.kind, { hooks: options.manifest.hooks, raw: payload.raw });
   const result: IntakeResult = { pane: null, plan: null, committed: false, stdout: null, note: "" };
   if (action === null) return { ...result, note: "unmapped event" };
   const claim = action.kind === "claim" ? action.entry.claim : null;
@@ -108,7 +113,9 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
   // unhandled rejection when the listing fails first.
   table?.catch(() => undefined);
   for (let attempt = 0; attempt <= STAMP_RETRIES; attempt++) {
-    const panes = await listPanes(options.server);
+    const panes = attempt === 0 && options.listing !== undefined
+      ? await options.listing
+      : await listPanes(options.server);
     let pane: PaneFacts | undefined;
     if (table !== null) {
       const { attributeCodexEvent, codexSessionKey, runsInsidePane } = await import(
