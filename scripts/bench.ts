@@ -11,6 +11,9 @@
  *
  * A figure is one entry of {@link FIGURES}: a name, its reference, its
  * subject and its budget. `TMA_BENCH_PAIRS` sets the pairs per figure (15).
+ * The Codex rollout tail (scripts/bench_telemetry.ts) and the picker's first
+ * frame and one `jump --attention` at 100 panes (scripts/bench_surfaces.ts)
+ * follow, each with its own reference.
  * @module
  */
 import { countingTmux, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
@@ -346,6 +349,13 @@ async function main(): Promise<void> {
     } catch (error) {
       report.telemetry = `skipped: ${(error as Error).message}`;
     }
+    // issue 15: the picker's first frame and one jump at 100 panes, each beside tma --version.
+    try {
+      const { benchSurfaces } = await import("./bench_surfaces.ts");
+      report.surfaces = await benchSurfaces();
+    } catch (error) {
+      report.surfaces = `skipped: ${(error as Error).message}`;
+    }
     console.log(
       `tma bench: each figure is the median of ${PAIRS} adjacent pairs' ratios ` +
         "(subject over reference, q1-q3 beside it); times are medians in ms",
@@ -355,6 +365,10 @@ async function main(): Promise<void> {
       console.log(`- ${figure.name}\n    ${describePair(result, figure.budget)}`);
     }
     console.log("telemetry:", JSON.stringify(report.telemetry));
+    console.log(
+      "surfaces (picker first frame budget 1.5x tma --version, pair by pair):",
+      JSON.stringify(report.surfaces),
+    );
     console.log(JSON.stringify(report));
   } finally {
     await bundled.dispose();

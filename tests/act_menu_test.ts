@@ -10,6 +10,7 @@ import { menuItems, promptSafePane, shQuote } from "../src/actions/menu.ts";
 import { displayMenuArgs, escapeHashes, tmuxQuote } from "../src/tmux/menu.ts";
 import { action } from "./harness/act.ts";
 import { recorder, screen } from "./harness/recorder.ts";
+import { attachClient, type AttachedClient, HAS_SCRIPT } from "./harness/client.ts";
 
 Deno.test("tma act --menu A38: menu entries run tma act for the pane; confirm nests; text opens a prompt", () => {
   const items = menuItems({
@@ -49,57 +50,16 @@ Deno.test("tma act --menu A38: display-menu escapes # for tmux's format pass; qu
   assertEquals(promptSafePane("%12"), "%'''12'");
 });
 
-/** Whether util-linux `script` can give a tmux client a terminal here. */
-const HAS_SCRIPT: boolean = (() => {
-  if (Deno.build.os !== "linux") return false;
-  try {
-    const out = new Deno.Command("script", { args: ["--version"], stdout: "piped", stderr: "null" })
-      .outputSync();
-    return out.success && new TextDecoder().decode(out.stdout).includes("util-linux");
-  } catch {
-    return false;
-  }
-})();
-
-/** An attached client on a pseudo-terminal: type at it, watch what it draws. */
+/** An attached client on a pseudo-terminal for the length of `fn`. */
 async function withClient(
   t: ScratchTmux,
-  fn: (
-    client: { type(text: string): Promise<void>; waitDrawn(text: string): Promise<void> },
-  ) => Promise<void>,
+  fn: (client: AttachedClient) => Promise<void>,
 ): Promise<void> {
-  const child = new Deno.Command("script", {
-    args: ["-qfec", `tmux -L ${t.socketName} attach -t main`, "/dev/null"],
-    env: { ...t.env(), TERM: "xterm-256color", LANG: "C.UTF-8" },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  let drawn = "";
-  const decoder = new TextDecoder();
-  const reading = (async () => {
-    for await (const chunk of child.stdout) drawn += decoder.decode(chunk, { stream: true });
-  })();
+  const client = await attachClient(t, "main");
   try {
-    await t.waitFor(async () => (await t.tmux("list-clients")).trim() !== "");
-    await fn({
-      type: async (text) => {
-        await writer.write(new TextEncoder().encode(text));
-      },
-      waitDrawn: async (text) => {
-        const from = drawn.length;
-        await t.waitFor(() =>
-          Promise.resolve(drawn.slice(Math.max(0, from - text.length)).includes(text))
-        );
-      },
-    });
+    await fn(client);
   } finally {
-    await writer.close().catch(() => undefined);
-    child.kill("SIGKILL");
-    await child.status;
-    await reading.catch(() => undefined);
+    await client.close();
   }
 }
 

@@ -23,6 +23,7 @@ export function topHelp(): string {
     `${versionLine()}: which of your coding agents in tmux is working, blocked or idle`,
     "",
     "usage: tma [global flags] <command> [flags]",
+    "       tma                 (on a terminal: the fuzzy picker of agent panes)",
     "",
     "commands:",
     ...names.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),

@@ -17,6 +17,8 @@ export interface ListRowsOptions {
   alwaysGit: boolean;
   /** Apply the stampede guard (D53). */
   stampedeGuard: boolean;
+  /** Every agent row, the selector left to the caller (jump: `--back` and `--pane` ignore it). */
+  unscoped?: boolean;
 }
 
 /** Runs one cycle for a listing surface and returns its rows and the config. */
@@ -38,8 +40,8 @@ export async function listRows(
     config,
     models: manifests.models,
     now: ctx.now,
-    selector,
-    pane: stringFlag(args.flags, "pane"),
+    selector: options.unscoped ? undefined : selector,
+    pane: options.unscoped ? undefined : stringFlag(args.flags, "pane"),
     git: options.alwaysGit || needsGit(selector),
     stampedeGuard: options.stampedeGuard,
     snapshot,

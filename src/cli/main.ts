@@ -67,6 +67,10 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
       return 0;
     }
     if (!command) {
+      // `tma` alone opens the picker on a terminal (C1); piped, it prints help.
+      if (Deno.stdin.isTerminal() && Deno.stdout.isTerminal()) {
+        return await (await import("./commands/picker.ts")).run(ctx, parsed);
+      }
       ctx.out(`${topHelp()}\n`);
       return 0;
     }

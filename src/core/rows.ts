@@ -5,7 +5,7 @@
  * bumps it (P75), and a test pins the exact set.
  * @module
  */
-import type { PaneFacts, PaneOptions } from "./snapshot.ts";
+import type { PaneFacts, PaneOptionName, PaneOptions } from "./snapshot.ts";
 import { readStamp } from "./stamp.ts";
 import type { State } from "./state.ts";
 import { parseEpochMs } from "./time.ts";
@@ -77,6 +77,27 @@ export const ROW_KEYS: readonly (keyof AgentRow)[] = [
   "worktree",
   "server",
   "host",
+];
+
+/** The pane options `buildRow` reads: all a listing needs to draw rows from stamps. */
+export const ROW_OPTIONS: readonly PaneOptionName[] = [
+  "@agent_name",
+  "@agent_state",
+  "@agent_detail",
+  "@agent_since",
+  "@agent_turn_at",
+  "@agent_attention",
+  "@agent_session",
+  "@agent_context_pct",
+  "@agent_context_at",
+  "@agent_tokens",
+  "@agent_quota_pct",
+  "@agent_quota_window",
+  "@agent_quota_resets_at",
+  "@agent_quota_at",
+  "@agent_cost_usd",
+  "@agent_model",
+  "@agent_mute_until",
 ];
 
 /** What a row needs besides the pane. */
@@ -166,15 +187,25 @@ export function plainLine(row: AgentRow): string {
   ].join("\t");
 }
 
-/** Rows in surface order: session, window, pane. */
-export function sortRows<T extends { locator: string }>(rows: T[]): T[] {
+/**
+ * Surface order of two locators: session name, then window and pane index
+ * as numbers (`main:10.0` after `main:9.0`).
+ *
+ * ```ts
+ * compareLocators("main:2.0", "main:10.0"); // negative
+ * ```
+ */
+export function compareLocators(a: string, b: string): number {
   const key = (locator: string) => {
     const m = /^(.*):(\d+)\.(\d+)$/.exec(locator);
     return m ? [m[1], Number(m[2]), Number(m[3])] as const : [locator, 0, 0] as const;
   };
-  return rows.sort((a, b) => {
-    const [sa, wa, pa] = key(a.locator);
-    const [sb, wb, pb] = key(b.locator);
-    return sa < sb ? -1 : sa > sb ? 1 : wa - wb || pa - pb;
-  });
+  const [sa, wa, pa] = key(a);
+  const [sb, wb, pb] = key(b);
+  return sa < sb ? -1 : sa > sb ? 1 : wa - wb || pa - pb;
+}
+
+/** Rows in surface order: session, window, pane. */
+export function sortRows<T extends { locator: string }>(rows: T[]): T[] {
+  return rows.sort((a, b) => compareLocators(a.locator, b.locator));
 }

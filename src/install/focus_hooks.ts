@@ -28,6 +28,14 @@ export const ATTENTION_HOOKS = ["after-select-pane", "session-window-changed"] a
 /** A hook older tma versions used, removed on sight. */
 export const STALE_HOOKS = ["after-select-window"] as const;
 
+/** The opt-in hook of `[focus] events = true` (D59, G19): clears the arrival pane only. */
+export const FOCUS_EVENT_HOOK = "pane-focus-in";
+
+/** The hooks tma keeps on a server: the two, plus `pane-focus-in` when opted in (D59). */
+export function attentionHooks(options: { focusEvents?: boolean }): string[] {
+  return options.focusEvents ? [...ATTENTION_HOOKS, FOCUS_EVENT_HOOK] : [...ATTENTION_HOOKS];
+}
+
 /** The shell script one hook runs. */
 export function attentionScript(kind: string, launcher: Launcher): string {
   return `${
@@ -133,7 +141,7 @@ export interface TmuxPlan {
 /** Reads the server's hook arrays for tma's names. */
 async function readEntries(server: TmuxServer): Promise<Map<string, GlobalHookEntry[]>> {
   const all = new Map<string, GlobalHookEntry[]>();
-  for (const name of [...ATTENTION_HOOKS, ...STALE_HOOKS]) {
+  for (const name of [...ATTENTION_HOOKS, FOCUS_EVENT_HOOK, ...STALE_HOOKS]) {
     all.set(name, (await showGlobalHook(server, name)).filter((e) => isTmaEntry(e.command)));
   }
   return all;
@@ -145,7 +153,7 @@ async function readEntries(server: TmuxServer): Promise<Map<string, GlobalHookEn
  */
 export async function planAttentionHooks(
   server: TmuxServer,
-  options: { launcher: Launcher; configDir: string; remove: boolean },
+  options: { launcher: Launcher; configDir: string; remove: boolean; focusEvents?: boolean },
 ): Promise<TmuxPlan> {
   const identity = await serverIdentity(server);
   const entries = await readEntries(server);
@@ -158,7 +166,12 @@ export async function planAttentionHooks(
   for (const name of STALE_HOOKS) {
     for (const entry of entries.get(name) ?? []) unset(name, entry, "stale tma hook");
   }
-  for (const name of ATTENTION_HOOKS) {
+  if (!options.focusEvents) {
+    for (const entry of entries.get(FOCUS_EVENT_HOOK) ?? []) {
+      unset(FOCUS_EVENT_HOOK, entry, "[focus] events is off");
+    }
+  }
+  for (const name of attentionHooks(options)) {
     const mine = entries.get(name) ?? [];
     if (options.remove) {
       for (const entry of mine) unset(name, entry, "tma's attention hook");
@@ -197,7 +210,7 @@ export async function planAttentionHooks(
 export async function applyAttentionHooks(
   server: TmuxServer,
   plan: TmuxPlan,
-  options: { launcher: Launcher; remove: boolean },
+  options: { launcher: Launcher; remove: boolean; focusEvents?: boolean },
 ): Promise<void> {
   for (const step of plan.steps) await step.run(server);
   if (options.remove) {
@@ -211,7 +224,7 @@ export async function applyAttentionHooks(
     serverStart: plan.identity.startTime,
     hooks: {},
   };
-  for (const name of ATTENTION_HOOKS) {
+  for (const name of attentionHooks(options)) {
     const script = attentionScript(name, options.launcher);
     const entry = (entries.get(name) ?? []).filter((e) => printedScript(e.command) === script)
       .pop();
@@ -239,7 +252,7 @@ export interface FocusHookCheck {
 /** Checks both hooks against the server and the recorded state. */
 export async function checkAttentionHooks(
   server: TmuxServer,
-  options: { launcher: Launcher; configDir: string },
+  options: { launcher: Launcher; configDir: string; focusEvents?: boolean },
 ): Promise<FocusHookCheck[]> {
   const identity = await serverIdentity(server);
   const entries = await readEntries(server);
@@ -249,12 +262,17 @@ export async function checkAttentionHooks(
   const restarted = state !== undefined &&
     (state.serverPid !== identity.pid || state.serverStart !== identity.startTime);
   const checks: FocusHookCheck[] = [];
-  for (const name of ATTENTION_HOOKS) {
+  for (const name of attentionHooks(options)) {
     const script = attentionScript(name, options.launcher);
     const mine = entries.get(name) ?? [];
     const exact = mine.find((e) => printedScript(e.command) === script);
     const recorded = state?.hooks[name];
-    if (exact && mine.length === 1 && (!recorded || restarted || recorded.index === exact.index)) {
+    // An entry at the managed index comes from ~/.config/tma/tmux.conf (install-keys).
+    const managed = exact?.index === MANAGED_HOOK_INDEX;
+    if (
+      exact && mine.length === 1 &&
+      (!recorded || restarted || managed || recorded.index === exact.index)
+    ) {
       checks.push({ name, status: "present", detail: `index ${exact.index}` });
     } else if (exact) {
       checks.push({
@@ -298,4 +316,34 @@ export function durableRecipe(launcher: Launcher): string[] {
   return ATTENTION_HOOKS.map((name) =>
     `set-hook -ga ${name} { ${attentionCommand(name, launcher)} }`
   );
+}
+
+/**
+ * The hook index the managed `~/.config/tma/tmux.conf` uses: a fixed index
+ * instead of `-ga`, so sourcing the file again (every config reload) sets
+ * the same entry rather than adding another.
+ */
+export const MANAGED_HOOK_INDEX = 90;
+
+/** The managed file's hook lines: the attention hooks that survive a tmux restart (item 7). */
+export function managedHookLines(launcher: Launcher, options: { focusEvents?: boolean }): string[] {
+  return attentionHooks(options).map((name) =>
+    `set-hook -g ${name}[${MANAGED_HOOK_INDEX}] { ${attentionCommand(name, launcher)} }`
+  );
+}
+
+/**
+ * After the managed file set its entries, removes every other tma entry of
+ * the same hooks (older `install-hooks` appends), so each fires once.
+ */
+export async function dedupeManagedHooks(
+  server: TmuxServer,
+  options: { focusEvents?: boolean },
+): Promise<void> {
+  const entries = await readEntries(server);
+  for (const name of attentionHooks(options)) {
+    for (const entry of entries.get(name) ?? []) {
+      if (entry.index !== MANAGED_HOOK_INDEX) await unsetGlobalHookAt(server, name, entry.index);
+    }
+  }
 }

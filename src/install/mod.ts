@@ -9,3 +9,10 @@ export { type InstallPaths, type PathFlags, resolveInstallPaths } from "./paths.
 export { currentLauncher, type Launcher, resolveLauncher } from "./launcher.ts";
 export { AGENT_NAMES, type AgentName } from "./agents.ts";
 export { InstallError, SettingsParseError } from "./errors.ts";
+export {
+  type InstallKeysDeps,
+  type InstallKeysRequest,
+  readKeysState,
+  runInstallKeys,
+} from "./keys_run.ts";
+export { checkKeys, DAEMON_AVAILABLE, planKeysInstall, planKeysUninstall } from "./keys.ts";

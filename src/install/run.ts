@@ -43,6 +43,9 @@ import {
   planAttentionHooks,
   type TmuxPlan,
 } from "./focus_hooks.ts";
+import { askToApply } from "./ask.ts";
+import { readKeysState } from "./keys_run.ts";
+import { checkKeys } from "./keys.ts";
 import {
   resolveWrapperRef,
   wrapperChange,
@@ -77,6 +80,8 @@ export interface InstallHooksDeps {
   err(text: string): void;
   /** Asks yes/no on a terminal; absent when stdin is not a terminal. */
   confirm?: (question: string) => Promise<boolean>;
+  /** `[focus] events`: keep the opt-in `pane-focus-in` hook too (D59). */
+  focusEvents?: boolean;
 }
 
 /** Exit codes of install-hooks: 0 done or wired, 1 declined, refused or incomplete. */
@@ -145,6 +150,7 @@ async function tmuxPlan(
       launcher: deps.launcher,
       configDir: deps.paths.configDir,
       remove,
+      focusEvents: deps.focusEvents,
     });
     return { server, plan };
   } catch (error) {
@@ -154,24 +160,14 @@ async function tmuxPlan(
 }
 
 /** Prints the plan and asks. Returns whether to go ahead. */
-async function preview(
+function preview(
   deps: InstallHooksDeps,
   changes: FileChange[],
   tmux: TmuxPlan | undefined,
   yes: boolean,
 ): Promise<boolean> {
-  for (const change of changes) deps.out(describeChange(change));
-  for (const step of tmux?.steps ?? []) deps.out(`${step.describe}\n`);
-  if (yes) return true;
-  if (!deps.confirm) {
-    deps.err(
-      "tma: not a terminal, so nothing was written; rerun with --yes to apply the changes above\n",
-    );
-    return false;
-  }
-  const go = await deps.confirm("Apply these changes? [y/N] ");
-  if (!go) deps.err("tma: declined; nothing was written\n");
-  return go;
+  const steps = (tmux?.steps ?? []).map((step) => `${step.describe}\n`);
+  return askToApply(deps, [...changes.map(describeChange), ...steps], yes);
 }
 
 function statuslineChoice(
@@ -247,20 +243,55 @@ async function install(
     deps.out(`tma: ${agents.join(", ")} already wired; nothing to change\n`);
     // Hooks a tmux.conf recipe re-added are recorded, so a restart reads "wiped".
     if (tmux.server && tmux.plan) {
-      await applyAttentionHooks(tmux.server, tmux.plan, { launcher: deps.launcher, remove: false });
+      await applyAttentionHooks(tmux.server, tmux.plan, {
+        launcher: deps.launcher,
+        remove: false,
+        focusEvents: deps.focusEvents,
+      });
     }
   } else {
     if (!(await preview(deps, changes, tmux.plan, request.yes))) return INCOMPLETE;
     for (const change of changes) await applyChange(change);
     if (tmux.server && tmux.plan) {
-      await applyAttentionHooks(tmux.server, tmux.plan, { launcher: deps.launcher, remove: false });
+      await applyAttentionHooks(tmux.server, tmux.plan, {
+        launcher: deps.launcher,
+        remove: false,
+        focusEvents: deps.focusEvents,
+      });
     }
     for (const change of changes) deps.out(`tma: wrote ${change.path}\n`);
   }
   await Deno.chmod(deps.paths.wrapper, 0o755).catch(() => undefined);
   if (tmux.skipped) deps.out(`tma: ${tmux.skipped}; the files are installed anyway\n`);
   for (const note of notes) deps.out(`note: ${note}\n`);
+  if (!(await keysSourced(deps))) {
+    deps.out(
+      "note: the tmux attention hooks live in the running server only, so a restarted tmux " +
+        "loses them; `tma install-keys` writes them into ~/.config/tma/tmux.conf, which your " +
+        "tmux config then sources\n",
+    );
+  }
   return OK;
+}
+
+/** Whether the user's tmux config sources the managed keys file (item 7). */
+async function keysSourced(deps: InstallHooksDeps): Promise<boolean> {
+  try {
+    const { paths, state } = await readKeysState(
+      { check: true, uninstall: false, mouse: false, noDaemon: true, yes: false },
+      deps.env,
+    );
+    return state.managed !== null &&
+      checkKeys(paths, state, {
+        mouse: false,
+        daemon: false,
+        noDaemon: true,
+        focusEvents: deps.focusEvents ?? false,
+        launcher: deps.launcher,
+      }).sourced;
+  } catch {
+    return false;
+  }
 }
 
 async function uninstall(
@@ -348,6 +379,7 @@ async function check(
     const hooks = await checkAttentionHooks(server, {
       launcher: deps.launcher,
       configDir: deps.paths.configDir,
+      focusEvents: deps.focusEvents,
     });
     for (const hook of hooks) {
       if (hook.status !== "present") failed = true;

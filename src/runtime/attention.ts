@@ -8,6 +8,7 @@ import { type DepartedScope, departedScope } from "../core/hook/attention.ts";
 import { runTmux, type TmuxServer } from "../tmux/exec.ts";
 import { serverFromGlobals } from "../tmux/server.ts";
 import { writeChains } from "../tmux/writer.ts";
+import { commandLines } from "../tmux/ps.ts";
 import { loadHookSettings } from "./hook/load.ts";
 import type { EnvReader } from "./paths.ts";
 
@@ -34,20 +35,45 @@ export async function clearAttention(
 ): Promise<string[]> {
   const scope = departedScope(options.kind);
   if (scope === "skip") return [];
-  const flagged = await flaggedPanes(server, { pane: options.pane, scope });
-  if (flagged.length === 0) return [];
-  await writeChains(
-    server,
-    flagged.map((pane) => ({ pane, writes: [{ name: "@agent_attention", value: null }] })),
-  );
+  const { flagged, watchers } = await flaggedPanes(server, { pane: options.pane, scope });
+  if (flagged.length > 0) {
+    await writeChains(
+      server,
+      flagged.map((pane) => ({ pane, writes: [{ name: "@agent_attention", value: null }] })),
+    );
+  }
+  await nudgeWatchers(watchers);
   return flagged;
+}
+
+/** The marker of the watcher lines in the listing's output. */
+const WATCH_MARK = "tma-watch";
+
+/**
+ * Sends SIGUSR1 to every advertised watcher (U17), so it refreshes within
+ * about 200 ms. A pid whose process is not a `tma watch` (a watcher killed
+ * without withdrawing, its pid since reused) is left alone: SIGUSR1 would
+ * end an unrelated process. One `ps`, only when some pane advertises one.
+ */
+export async function nudgeWatchers(pids: readonly number[]): Promise<void> {
+  const live = [...new Set(pids)].filter((pid) => Number.isSafeInteger(pid) && pid > 0);
+  if (live.length === 0) return;
+  const lines = await commandLines(live);
+  for (const pid of live) {
+    if (!(lines.get(pid) ?? "").split(/\s+/).includes("watch")) continue;
+    try {
+      Deno.kill(pid, "SIGUSR1");
+    } catch {
+      // Gone since the listing.
+    }
+  }
 }
 
 /** The arrival and departed panes that carry the flag now. */
 async function flaggedPanes(
   server: TmuxServer,
   options: { pane: string; scope: DepartedScope },
-): Promise<string[]> {
+): Promise<{ flagged: string[]; watchers: number[] }> {
   // `pane_last` marks the window's previously active pane; `window_last_flag`
   // the session's previous window, whose active pane is the one left.
   const listing = options.scope === "none"
@@ -62,8 +88,19 @@ async function flaggedPanes(
       "-F",
       "#{pane_id} #{window_last_flag} #{pane_active} #{@agent_attention}",
     ];
-  const { stdout, code } = await runTmux(server, listing, { allowFailure: true });
-  if (code !== 0) return [];
+  // The watchers' pids come in the same call, listed first so a vanished
+  // arrival pane cannot stop them (U17).
+  const { stdout: all, code } = await runTmux(
+    server,
+    ["list-panes", "-a", "-F", `${WATCH_MARK} #{@tma_watch_pid}`, ";", ...listing],
+    { allowFailure: true },
+  );
+  const lines = all.split("\n");
+  const watchers = lines.filter((l) => l.startsWith(`${WATCH_MARK} `)).map((l) =>
+    Number(l.slice(WATCH_MARK.length + 1))
+  ).filter((pid) => pid > 0);
+  const stdout = lines.filter((l) => !l.startsWith(`${WATCH_MARK} `)).join("\n");
+  if (code !== 0) return { flagged: [], watchers };
   const arrival = options.scope === "none" ? null : await paneId(server, options.pane);
   const out: string[] = [];
   for (const line of stdout.split("\n")) {
@@ -73,7 +110,7 @@ async function flaggedPanes(
     const isDeparted = last === "1" && active === "1";
     if (isArrival || isDeparted) out.push(id);
   }
-  return out;
+  return { flagged: out, watchers };
 }
 
 /** The id of a pane named by id or target. */

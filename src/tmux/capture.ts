@@ -5,7 +5,7 @@
  * D52).
  * @module
  */
-import { readMarkers, runTmuxScript, type TmuxServer } from "./exec.ts";
+import { readMarkers, runTmux, runTmuxScript, type TmuxServer } from "./exec.ts";
 
 /** Lines of scrollback captured above the viewport (D26). */
 export const CAPTURE_HISTORY_LINES = 50;
@@ -44,4 +44,19 @@ export async function capturePanes(
     if (pane !== undefined) screens.set(pane, marker.body.join("\n"));
   }
   return screens;
+}
+
+/**
+ * The visible screen of one pane with its colours, for a live preview
+ * (U32); null when the pane is gone. Kept in memory only (R8).
+ *
+ * ```ts
+ * const screen = await captureScreen({ bin: "tmux", socketName: "work" }, "%3");
+ * ```
+ */
+export async function captureScreen(server: TmuxServer, pane: string): Promise<string | null> {
+  const { stdout, code } = await runTmux(server, ["capture-pane", "-p", "-e", "-t", pane], {
+    allowFailure: true,
+  });
+  return code === 0 ? stdout : null;
 }

@@ -96,3 +96,8 @@ export async function clearAgentOptions(server: TmuxServer): Promise<number> {
   if (args.length > 0) await runTmuxCold(server, args);
   return args.filter((a) => a === "set-option").length;
 }
+
+/** Loads a tmux config file into the running server (`source-file`); throws its errors. */
+export async function sourceConfigFile(server: TmuxServer, path: string): Promise<void> {
+  await runTmuxCold(server, ["source-file", path]);
+}

@@ -12,7 +12,6 @@
  * @module
  */
 import { runTmux, type TmuxServer } from "./exec.ts";
-import { FIELD_SEPARATOR } from "./panes.ts";
 
 /** One menu entry: what it says, its shortcut key, and the tmux command it runs. */
 export interface MenuItem {
@@ -91,28 +90,4 @@ export async function showMenu(server: TmuxServer, spec: MenuSpec): Promise<void
   if (!spec.client) throw new Error("showMenu needs the client to show the menu on");
   const command = escapeHashes(displayMenuArgs(spec).map(tmuxQuote).join(" "));
   await runTmux(server, ["run-shell", "-b", "-C", command]);
-}
-
-/** A client of the server, for showing a menu. */
-export interface ClientInfo {
-  name: string;
-  session: string;
-  activity: number;
-}
-
-/** The server's attached clients, most recently active first. */
-export async function listClients(server: TmuxServer): Promise<ClientInfo[]> {
-  const { stdout } = await runTmux(
-    server,
-    [
-      "list-clients",
-      "-F",
-      ["#{client_name}", "#{session_name}", "#{client_activity}"].join(FIELD_SEPARATOR),
-    ],
-    { allowFailure: true },
-  );
-  return stdout.split("\n").filter((l) => l !== "").map((line) => {
-    const [name, session, activity] = line.split(FIELD_SEPARATOR);
-    return { name, session, activity: Number(activity) || 0 };
-  }).sort((a, b) => b.activity - a.activity);
 }

@@ -3,7 +3,12 @@
  * `@agent_*` option, for every pane of the server, in one call (D52).
  * @module
  */
-import { PANE_OPTIONS, type PaneFacts, type PaneOptions } from "../core/snapshot.ts";
+import {
+  PANE_OPTIONS,
+  type PaneFacts,
+  type PaneOptionName,
+  type PaneOptions,
+} from "../core/snapshot.ts";
 import { runTmux, type TmuxServer } from "./exec.ts";
 
 /**
@@ -48,11 +53,16 @@ const FIELD_INDEX = Object.fromEntries(FIXED_FIELDS.map((name, i) => [name, i]))
   number
 >;
 
-const FORMAT = [
-  ...FIXED_FIELDS.map((name) => `#{${name}}`),
-  ...PANE_OPTIONS.map((name) => `#{${name}}`),
-  "#{pane_title}",
-].join(FIELD_SEPARATOR);
+/** The `list-panes` format of a listing that reads `options`. */
+export function formatOf(options: readonly PaneOptionName[]): string {
+  return [
+    ...FIXED_FIELDS.map((name) => `#{${name}}`),
+    ...options.map((name) => `#{${name}}`),
+    "#{pane_title}",
+  ].join(FIELD_SEPARATOR);
+}
+
+const FORMAT = formatOf(PANE_OPTIONS);
 
 /** Options of `listPanes`. */
 export interface ListPanesOptions {
@@ -63,6 +73,11 @@ export interface ListPanesOptions {
    * quiet cycle needs no second tmux call to leave its mark.
    */
   markPollMs?: number;
+  /**
+   * Read only these options (a surface's first frame needs fewer than a
+   * cycle, and every field is work for the server); default all of them.
+   */
+  options?: readonly PaneOptionName[];
 }
 
 /**
@@ -79,8 +94,9 @@ export async function listPanes(
   const mark = options.markPollMs === undefined
     ? []
     : [";", "set-option", "-s", "@tma_last_poll", String(options.markPollMs)];
-  const { stdout } = await runTmux(server, ["list-panes", "-a", "-F", FORMAT, ...mark]);
-  return parsePaneLines(stdout);
+  const format = options.options ? formatOf(options.options) : FORMAT;
+  const { stdout } = await runTmux(server, ["list-panes", "-a", "-F", format, ...mark]);
+  return parsePaneLines(stdout, options.options);
 }
 
 /** Lists the panes of one target (`-t`), for single-pane commands. */
@@ -95,19 +111,22 @@ export async function listPane(server: TmuxServer, pane: string): Promise<PaneFa
 }
 
 /** Parses the output of the pane format; malformed lines are skipped. */
-export function parsePaneLines(stdout: string): PaneFacts[] {
+export function parsePaneLines(
+  stdout: string,
+  names: readonly PaneOptionName[] = PANE_OPTIONS,
+): PaneFacts[] {
   const panes: PaneFacts[] = [];
   const optionsStart = FIXED_FIELDS.length;
-  const fixedCount = optionsStart + PANE_OPTIONS.length;
+  const fixedCount = optionsStart + names.length;
   for (const line of stdout.split("\n")) {
     if (line === "") continue;
     const parts = line.split(FIELD_SEPARATOR);
     if (parts.length < fixedCount + 1) continue;
     const field = (name: FixedField) => parts[FIELD_INDEX[name]];
     const options: PaneOptions = {};
-    for (let i = 0; i < PANE_OPTIONS.length; i++) {
+    for (let i = 0; i < names.length; i++) {
       const value = parts[optionsStart + i];
-      if (value !== "") options[PANE_OPTIONS[i]] = value;
+      if (value !== "") options[names[i]] = value;
     }
     const sessionName = field("session_name");
     const windowIndex = Number(field("window_index"));

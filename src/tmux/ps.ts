@@ -86,3 +86,31 @@ export function parsePsOutput(text: string): ProcessInfo[] {
   }
   return rows;
 }
+
+/**
+ * The command lines of a few processes (`ps -o pid=,args= -p …`), by pid; a
+ * pid that is gone is missing. For checking a pid before signalling it.
+ *
+ * ```ts
+ * const lines = await commandLines([1234]);
+ * lines.get(1234); // "deno run … mod.ts watch"
+ * ```
+ */
+export async function commandLines(pids: readonly number[]): Promise<Map<number, string>> {
+  const lines = new Map<number, string>();
+  if (pids.length === 0) return lines;
+  const result = await spawnWithDeadline(
+    "ps",
+    ["-o", "pid=", "-o", "args=", "-p", pids.join(",")],
+    {
+      timeoutMs: PS_TIMEOUT_MS,
+      env: { LC_ALL: "C" },
+    },
+  ).catch(() => "timeout" as const);
+  if (result === "timeout") return lines;
+  for (const line of result.stdout.split("\n")) {
+    const m = /^\s*(\d+)\s+(.*)$/.exec(line);
+    if (m) lines.set(Number(m[1]), m[2]);
+  }
+  return lines;
+}

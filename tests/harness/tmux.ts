@@ -373,3 +373,27 @@ export async function countingTmux(
     },
   };
 }
+
+/**
+ * The shell command line that runs the tma CLI against a scratch server
+ * (for a pane or a pseudo-terminal, where `runTma` cannot go).
+ *
+ * ```ts
+ * declare const t: ScratchTmux;
+ * await t.newWindow(["sh", "-c", tmaCommand(t, ["watch"])]);
+ * ```
+ */
+export function tmaCommand(scratch: ScratchTmux, args: string[]): string {
+  const mod = new URL("../../mod.ts", import.meta.url).pathname;
+  return [
+    Deno.execPath(),
+    "run",
+    "--quiet",
+    ...RUN_PERMISSIONS,
+    mod,
+    "--socket-name",
+    scratch.socketName,
+    ...args,
+  ]
+    .map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
+}

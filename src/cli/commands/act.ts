@@ -16,15 +16,13 @@ import {
   type ListedAction,
   listedAction,
 } from "../../actions/explain.ts";
-import { menuItems } from "../../actions/menu.ts";
 import type { BrokerEnv } from "../../actions/observe.ts";
 import { type ActResult, batchExitCode, exitCodeOf } from "../../core/action/outcome.ts";
-import { selfArgv } from "../../actions/self.ts";
 import { resolveTargets } from "../../actions/target.ts";
-import { listClients, showMenu } from "../../tmux/menu.ts";
 import { boolFlag, multiFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { hasSelector, selectorFrom } from "../selector_flags.ts";
+import { brokerEnv, showActionMenu } from "../action_menu.ts";
 
 /** How many audit entries `--log` prints. */
 export const LOG_ENTRIES = 20;
@@ -115,23 +113,6 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     ctx.out(`${JSON.stringify(doc)}\n`);
   }
   return all ? batchExitCode(results) : results[0].exit_code;
-}
-
-async function brokerEnv(ctx: CommandContext): Promise<BrokerEnv> {
-  const [server, config, manifests] = await Promise.all([
-    ctx.server(),
-    ctx.config(),
-    ctx.manifests(),
-  ]);
-  return {
-    server,
-    config,
-    agents: manifests.agents,
-    models: manifests.models,
-    now: ctx.now,
-    auditPath: auditPath(ctx.env),
-    warn: (line) => ctx.err(`${line}\n`),
-  };
 }
 
 /** One line per target: success on stdout, a refusal or failure with its reason on stderr. */
@@ -350,43 +331,5 @@ async function openMenu(
     all: false,
     envPane: ctx.env("TMUX_PANE") || undefined,
   });
-  const view = await freshView(env, target);
-  if (view === null) {
-    ctx.err(`tma: pane ${target} is gone\n`);
-    return 3;
-  }
-  const fireable = [...options.actions.values()]
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .filter((action) => fireability(env, { action, view }).fireable);
-  if (fireable.length === 0) {
-    ctx.err(`tma: no action is fireable at ${view.pane} now; no menu opened\n`);
-    return 0;
-  }
-  const client = ctx.globals.client ?? await pickClient(env, view.locator);
-  if (!client) {
-    throw new UsageError("no tmux client to show the menu on: attach one, or pass -c CLIENT");
-  }
-  const g = ctx.globals;
-  const tma = [
-    ...selfArgv(),
-    "--socket-path",
-    view.socketPath,
-    ...(g.config ? ["--config", g.config] : []),
-    ...(g.noConfig ? ["--no-config"] : []),
-    ...(g.manifestDir ? ["--manifest-dir", g.manifestDir] : []),
-  ];
-  await showMenu(env.server, {
-    pane: view.pane,
-    client,
-    title: `tma: ${view.agent ?? "pane"} ${view.pane}`,
-    items: menuItems({ tma, pane: view.pane, actions: fireable }),
-  });
-  return 0;
-}
-
-/** The most recently active client attached to the pane's session, else any. */
-async function pickClient(env: BrokerEnv, locator: string): Promise<string | null> {
-  const clients = await listClients(env.server);
-  const session = locator.slice(0, locator.lastIndexOf(":"));
-  return (clients.find((c) => c.session === session) ?? clients[0])?.name ?? null;
+  return await showActionMenu(ctx, env, { pane: target, actions: options.actions });
 }

@@ -42,7 +42,7 @@ function pathFlags(flags: ParsedFlags): PathFlags {
 }
 
 /** Reads one answer line from a terminal. */
-async function askTerminal(ctx: CommandContext, question: string): Promise<boolean> {
+export async function askTerminal(ctx: CommandContext, question: string): Promise<boolean> {
   ctx.out(question);
   const buffer = new Uint8Array(256);
   let line = "";
@@ -70,10 +70,12 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     : undefined;
   let configWrapperRef: "absolute" | "bare" = "absolute";
   let configBin: string | undefined;
+  let focusEvents = false;
   try {
     const config = await ctx.config();
     configWrapperRef = config.install.wrapper_ref;
     configBin = config.tmux.bin;
+    focusEvents = config.focus.events;
   } catch (error) {
     // A broken config.toml must not stop a user from (un)wiring hooks.
     ctx.err(
@@ -108,6 +110,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
       out: ctx.out,
       err: ctx.err,
       confirm: Deno.stdin.isTerminal() ? (question) => askTerminal(ctx, question) : undefined,
+      focusEvents,
     },
   );
 }

@@ -35,6 +35,9 @@ export function departedScope(kind: string | undefined): DepartedScope {
     case "session-window-changed":
     case "after-select-window":
       return "session";
+    case "pane-focus-in":
+      // The outer terminal regained focus: the arrival pane only (D59).
+      return "none";
     case "client-session-changed":
     case "session-changed":
       // A session switch is not a look at any pane (D57).

@@ -10,6 +10,8 @@ import { matches, type Selector } from "../../core/selector.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
 import { type CycleResult, runCycle } from "./run.ts";
 import type { StartedSnapshot } from "./snapshot_start.ts";
+import { hostName } from "../host.ts";
+import type { GitLabeler } from "./git.ts";
 
 const NO_GIT: GitLabels = { repo: null, branch: null, worktree: null };
 
@@ -28,6 +30,8 @@ export interface ListOptions {
   stampedeGuard?: boolean;
   /** The cycle's snapshot, if the caller started it early (`startSnapshot`). */
   snapshot?: StartedSnapshot;
+  /** A labeler that outlives this call (a surface's refreshes reuse its memo). */
+  labeler?: GitLabeler;
 }
 
 /** The rows of a listing and the cycle behind them. */
@@ -36,14 +40,7 @@ export interface Listing {
   cycle: CycleResult;
 }
 
-/** The observing machine's hostname (P57), or "" where it cannot be read. */
-export function hostName(): string {
-  try {
-    return Deno.hostname();
-  } catch {
-    return "";
-  }
-}
+export { hostName } from "../host.ts";
 
 /** Runs one cycle and returns the selected rows in surface order. */
 export async function listAgents(options: ListOptions): Promise<Listing> {
@@ -60,7 +57,9 @@ export async function listAgents(options: ListOptions): Promise<Listing> {
     snapshot: options.snapshot,
   });
   // Git labels load their code only when a surface asks for them.
-  const labeler = options.git ? new (await import("./git.ts")).GitLabeler() : null;
+  const labeler = options.git
+    ? options.labeler ?? new (await import("./git.ts")).GitLabeler()
+    : null;
   const host = hostName();
   const nowMs = options.now();
   const rows: AgentRow[] = [];

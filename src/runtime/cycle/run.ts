@@ -23,6 +23,7 @@ import { type StartedSnapshot, startSnapshot } from "./snapshot_start.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
 import { unchangedSince, type WriteChain, writeChains } from "../../tmux/writer.ts";
 import { pullTelemetry } from "../telemetry/pull.ts"; // issue 5: telemetry pull
+import { clearSeenAttention } from "./input_clear.ts"; // issue 15: D58
 
 /** The result of a cycle for one agent pane. */
 export interface PaneOutcome {
@@ -239,6 +240,8 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
     if (chains.some((chain) => chain.writes.length > 0)) tmuxCalls++;
   }
   for (const outcome of outcomes) outcome.committed = committed.get(outcome.pane.paneId) ?? false;
+  // issue 15: attention cleared by input (D58), after the stamps are written.
+  if (!options.dryRun) tmuxCalls += await clearInputSeen(options.server, outcomes);
   return {
     outcomes,
     panes,
@@ -253,6 +256,16 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
       skipped: false,
     },
   };
+}
+
+/**
+ * D58: clears attention on the panes a client's input has seen, and
+ * refreshes those outcomes' stamps; returns the tmux calls it made.
+ */
+async function clearInputSeen(server: TmuxServer, outcomes: PaneOutcome[]): Promise<number> {
+  const calls = await clearSeenAttention(server, outcomes);
+  for (const outcome of outcomes) outcome.stamp = readStamp(outcome.options);
+  return calls;
 }
 
 /** Outcomes that restate the stamps as they stand, for a skipped cycle. */

@@ -1,0 +1,42 @@
+/**
+ * `tma watch` (C66-C68, U33-U36): the live dashboard for a normal pane.
+ * It advertises its pid on its own pane as `@tma_watch_pid` for the
+ * attention-clear hook's SIGUSR1 nudges (U17, P36) and withdraws it on every
+ * way out (q, esc, ctrl-c, SIGTERM, SIGINT, SIGHUP); a killed pane takes the
+ * option with it. Enter jumps the acting client and the watch stays open.
+ * @module
+ */
+import { runSurface } from "../../ui/run.ts";
+import { advertiseWatch } from "../../runtime/surface.ts";
+import { boolFlag, type ParsedArgs } from "../args.ts";
+import type { CommandContext } from "../context.ts";
+import { selectorFrom } from "../selector_flags.ts";
+import { surfaceHost } from "../surface_host.ts";
+
+/** Runs the watch. */
+export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
+  const [server, config] = await Promise.all([ctx.server(), ctx.config()]);
+  const pane = ctx.env("TMUX_PANE") || undefined;
+  const reports: string[] = [];
+  const host = await surfaceHost(ctx, {
+    selector: selectorFrom(args.flags),
+    report: (line) => reports.push(line),
+  });
+  const stopNudges = host.waker.onSignal("SIGUSR1");
+  host.started = async () => {
+    if (pane) await advertiseWatch(server, pane, Deno.pid);
+  };
+  try {
+    return await runSurface(host, {
+      kind: "watch",
+      styles: config.picker,
+      table: boolFlag(args.flags, "table"),
+      // Tests stretch the tick to prove that a nudge alone refreshes (U17).
+      refreshMs: Number(ctx.env("TMA_TEST_REFRESH_MS")) || undefined,
+    });
+  } finally {
+    stopNudges();
+    if (pane) await advertiseWatch(server, pane, null);
+    for (const line of reports) ctx.err(`${line}\n`);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The one place a surface sleeps: until the next tick, or until a wake
+ * source fires first (SIGUSR1 from the attention-clear hook, U17; the
+ * daemon's wake hints can join as a second source). Several wakes during
+ * one sleep end it once.
+ *
+ * ```ts
+ * import { Waker } from "./wake.ts";
+ * const waker = new Waker();
+ * const stop = waker.onSignal("SIGUSR1");
+ * const why = await waker.sleep(1000); // "tick" or "SIGUSR1"
+ * stop();
+ * ```
+ * @module
+ */
+
+/** Why a sleep ended: the tick, or the name of the wake source. */
+export type WakeReason = "tick" | string;
+
+/** Sleeps that any wake source can cut short. */
+export class Waker {
+  #wake: ((reason: WakeReason) => void) | null = null;
+  #early: WakeReason | null = null;
+
+  /** Ends the current sleep now (or the next one, if none is running). */
+  wake(reason: WakeReason): void {
+    if (this.#wake) {
+      const wake = this.#wake;
+      this.#wake = null;
+      wake(reason);
+    } else {
+      this.#early ??= reason;
+    }
+  }
+
+  /** Sleeps `ms`, or less if woken; a wake that came while awake ends it at once. */
+  sleep(ms: number): Promise<WakeReason> {
+    if (this.#early !== null) {
+      const reason = this.#early;
+      this.#early = null;
+      return Promise.resolve(reason);
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#wake = null;
+        resolve("tick");
+      }, ms);
+      this.#wake = (reason) => {
+        clearTimeout(timer);
+        resolve(reason);
+      };
+    });
+  }
+
+  /** Makes a signal a wake source; returns the function that removes it. */
+  onSignal(signal: Deno.Signal): () => void {
+    const handler = () => this.wake(signal);
+    Deno.addSignalListener(signal, handler);
+    return () => Deno.removeSignalListener(signal, handler);
+  }
+}
