@@ -1,11 +1,14 @@
 /**
  * U45: the single-file bundle runs with `deno run --no-config` under the
  * documented permissions, from a folder with no deno.json, and carries its
- * npm packages and manifests inside.
+ * npm packages and manifests inside. Its start-up imports no `node:` module
+ * (the cold dax chunk waits inside the file, issue 14), and with reads and
+ * writes limited to a scratch folder it still finds its manifests, actions
+ * and hook files: what a compiled binary carries, it carries.
  * @module
  */
 import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
-import { HAS_TMUX, withScratchTmux } from "./harness/tmux.ts";
+import { HAS_TMUX, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
 import { buildBundle } from "../scripts/bundle.ts";
 import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { ENGINE_VERSION } from "../src/core/version.ts";
@@ -20,10 +23,11 @@ interface Run {
 async function runBundle(
   bundle: string,
   args: string[],
-  options: { cwd: string; env?: Record<string, string> },
+  options: { cwd: string; env?: Record<string, string>; permissions?: readonly string[] },
 ): Promise<Run> {
+  const permissions = options.permissions ?? RUN_PERMISSIONS;
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "--no-config", ...RUN_PERMISSIONS, bundle, ...args],
+    args: ["run", "--quiet", "--no-config", ...permissions, bundle, ...args],
     cwd: options.cwd,
     env: options.env,
     clearEnv: options.env !== undefined,
@@ -43,6 +47,13 @@ Deno.test("dist/tma.js U45: the bundle runs with deno run --no-config and the do
     assert(!/from\s*["']npm:/.test(text), "the bundle still imports an npm: specifier");
     const cwd = `${dir}/elsewhere`;
     await Deno.mkdir(cwd);
+
+    await t.step("the start-up imports no node: module (U45, issue 14)", () => {
+      const staticNode = text.split("\n").filter((line) =>
+        /^import\b.*\bfrom\s*["']node:/.test(line)
+      );
+      assertEquals(staticNode, [], "a static node: import starts Deno's Node layer on every run");
+    });
 
     await t.step("--version prints tma <version>", async () => {
       const run = await runBundle(path, ["--version"], { cwd });
@@ -71,7 +82,75 @@ Deno.test("dist/tma.js U45: the bundle runs with deno run --no-config and the do
           assert(Array.isArray(doc.agents), run.stdout);
         }),
     });
+
+    await t.step({
+      name: "reads and writes limited to a scratch folder: embedded manifests, actions, hook files",
+      ignore: !HAS_TMUX,
+      fn: () => withScratchTmux((scratch) => scopedRuns(path, scratch)),
+    });
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => undefined);
   }
 });
+
+/** The folder of the tmux on PATH, which dax's lookup of `tmux` stats. */
+function tmuxFolder(): string {
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    try {
+      if (Deno.statSync(`${dir}/tmux`).isFile) return dir;
+    } catch {
+      // Not here.
+    }
+  }
+  throw new Error("no tmux on PATH");
+}
+
+/**
+ * Runs the bundle (copied into the scratch folder) with `--allow-read` and
+ * `--allow-write` limited to that folder and tmux's own, so no file of the
+ * checkout is readable: every manifest, action and hook file must come from
+ * the embedded assets.
+ */
+async function scopedRuns(built: string, scratch: ScratchTmux): Promise<void> {
+  const bundle = `${scratch.dir}/tma.js`;
+  await Deno.copyFile(built, bundle);
+  const permissions = RUN_PERMISSIONS.map((flag) =>
+    flag === "--allow-read"
+      ? `--allow-read=${scratch.dir},${tmuxFolder()}`
+      : flag === "--allow-write"
+      ? `--allow-write=${scratch.dir}`
+      : flag
+  );
+  assert(!permissions.includes("--allow-read"), `RUN_PERMISSIONS changed: ${RUN_PERMISSIONS}`);
+  const run = (args: string[]) =>
+    runBundle(bundle, ["--socket-name", scratch.socketName, ...args], {
+      cwd: scratch.home,
+      env: scratch.env(),
+      permissions,
+    });
+  const agent = await scratch.standIn("claude", { title: "✳ Claude Code" });
+  await agent.draw("❯ \n" + "─".repeat(78) + "\n  ⏵⏵ accept edits on (shift+tab to cycle)");
+
+  const ls = await run(["ls", "--json"]);
+  assertEquals(ls.code, 0, ls.stderr);
+  const listed = JSON.parse(ls.stdout).agents as { pane: string; agent: string }[];
+  assertEquals(listed.map((a) => [a.pane, a.agent]), [[agent.pane, "claude"]], ls.stdout);
+
+  const actions = await run(["act", "--list"]);
+  assertEquals(actions.code, 0, actions.stderr);
+  for (const name of ["approve", "deny", "interrupt", "steer"]) {
+    assertMatch(actions.stdout, new RegExp(`^${name}\t`, "m"));
+  }
+
+  const hooks = await run(["install-hooks", "claude", "--yes"]);
+  assertEquals(hooks.code, 0, hooks.stderr);
+  assertEquals(
+    await Deno.readTextFile(`${scratch.home}/.local/bin/tma-hook`),
+    await Deno.readTextFile(new URL("../integrations/tma-hook", import.meta.url)),
+  );
+
+  // install-keys reloads tmux through dax: the lazy chunk loads from the file.
+  const keys = await run(["install-keys", "--yes"]);
+  assertEquals(keys.code, 0, keys.stderr);
+  assertMatch(keys.stdout + keys.stderr, /loaded into the running tmux server/);
+}
