@@ -8,7 +8,8 @@
  * @module
  */
 import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
-import { HAS_TMUX, type ScratchTmux, withScratchTmux } from "./harness/tmux.ts";
+import { HAS_TMUX, withScratchTmux } from "./harness/tmux.ts";
+import { checkEmbeddedAssets } from "./harness/embedded_assets.ts";
 import { buildBundle } from "../scripts/bundle.ts";
 import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { ENGINE_VERSION } from "../src/core/version.ts";
@@ -86,71 +87,15 @@ Deno.test("dist/tma.js U45: the bundle runs with deno run --no-config and the do
     await t.step({
       name: "reads and writes limited to a scratch folder: embedded manifests, actions, hook files",
       ignore: !HAS_TMUX,
-      fn: () => withScratchTmux((scratch) => scopedRuns(path, scratch)),
+      fn: () =>
+        withScratchTmux(async (scratch) => {
+          const bundle = `${scratch.dir}/tma.js`;
+          await Deno.copyFile(path, bundle);
+          await checkEmbeddedAssets(scratch, (args, permissions) =>
+            runBundle(bundle, args, { cwd: scratch.home, env: scratch.env(), permissions }));
+        }),
     });
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => undefined);
   }
 });
-
-/** The folder of the tmux on PATH, which dax's lookup of `tmux` stats. */
-function tmuxFolder(): string {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    try {
-      if (Deno.statSync(`${dir}/tmux`).isFile) return dir;
-    } catch {
-      // Not here.
-    }
-  }
-  throw new Error("no tmux on PATH");
-}
-
-/**
- * Runs the bundle (copied into the scratch folder) with `--allow-read` and
- * `--allow-write` limited to that folder and tmux's own, so no file of the
- * checkout is readable: every manifest, action and hook file must come from
- * the embedded assets.
- */
-async function scopedRuns(built: string, scratch: ScratchTmux): Promise<void> {
-  const bundle = `${scratch.dir}/tma.js`;
-  await Deno.copyFile(built, bundle);
-  const permissions = RUN_PERMISSIONS.map((flag) =>
-    flag === "--allow-read"
-      ? `--allow-read=${scratch.dir},${tmuxFolder()}`
-      : flag === "--allow-write"
-      ? `--allow-write=${scratch.dir}`
-      : flag
-  );
-  assert(!permissions.includes("--allow-read"), `RUN_PERMISSIONS changed: ${RUN_PERMISSIONS}`);
-  const run = (args: string[]) =>
-    runBundle(bundle, ["--socket-name", scratch.socketName, ...args], {
-      cwd: scratch.home,
-      env: scratch.env(),
-      permissions,
-    });
-  const agent = await scratch.standIn("claude", { title: "✳ Claude Code" });
-  await agent.draw("❯ \n" + "─".repeat(78) + "\n  ⏵⏵ accept edits on (shift+tab to cycle)");
-
-  const ls = await run(["ls", "--json"]);
-  assertEquals(ls.code, 0, ls.stderr);
-  const listed = JSON.parse(ls.stdout).agents as { pane: string; agent: string }[];
-  assertEquals(listed.map((a) => [a.pane, a.agent]), [[agent.pane, "claude"]], ls.stdout);
-
-  const actions = await run(["act", "--list"]);
-  assertEquals(actions.code, 0, actions.stderr);
-  for (const name of ["approve", "deny", "interrupt", "steer"]) {
-    assertMatch(actions.stdout, new RegExp(`^${name}\t`, "m"));
-  }
-
-  const hooks = await run(["install-hooks", "claude", "--yes"]);
-  assertEquals(hooks.code, 0, hooks.stderr);
-  assertEquals(
-    await Deno.readTextFile(`${scratch.home}/.local/bin/tma-hook`),
-    await Deno.readTextFile(new URL("../integrations/tma-hook", import.meta.url)),
-  );
-
-  // install-keys reloads tmux through dax: the lazy chunk loads from the file.
-  const keys = await run(["install-keys", "--yes"]);
-  assertEquals(keys.code, 0, keys.stderr);
-  assertMatch(keys.stdout + keys.stderr, /loaded into the running tmux server/);
-}
