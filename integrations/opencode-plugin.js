@@ -6,10 +6,42 @@
 // becomes `tma-hook opencode <token>` with a JSON payload on stdin, spawned
 // fire-and-forget. It does nothing outside tmux (no TMUX_PANE) and never
 // throws into OpenCode or waits for tma.
+//
+// It also relays tma's permission and question replies into OpenCode
+// (features.md X8), so `tma act approve` works on a TUI started without
+// --port, where OpenCode's own HTTP server listens nowhere: a listener on
+// 127.0.0.1 at a random port, under a random path secret, passes the few
+// routes tma calls to the SDK client OpenCode hands its plugins, which
+// reaches OpenCode in-process. The endpoint (secret included) goes only into
+// the pane's @agent_api_endpoint option, which only this user's tmux server
+// holds.
+import { Buffer } from "node:buffer";
 import { spawn } from "node:child_process";
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createServer } from "node:http";
 import process from "node:process";
 
 const WRAPPER = "@@TMA_WRAPPER@@";
+
+/** The routes tma's API lane posts to; nothing else is relayed. */
+const RELAYED = [/^\/permission\/[^/]+\/reply$/, /^\/question\/[^/]+\/(?:reply|reject)$/];
+
+/** The largest reply body relayed (tma's are a few dozen bytes). */
+const MAX_BODY = 64 * 1024;
+
+/** The last event time handed out, so two events in one millisecond stay in order. */
+let lastEventAt = 0;
+
+/**
+ * The moment of an event, in epoch ms, strictly after the previous one. The
+ * wrapper takes it as the event's evidence time (TMA_EVENT_AT): spawned
+ * wrappers start in no fixed order, so their own clock readings can invert
+ * two events fired a millisecond apart (a turn's last busy and its idle).
+ */
+function eventAt() {
+  lastEventAt = Math.max(Date.now(), lastEventAt + 1);
+  return String(lastEventAt);
+}
 
 /** Spawns the wrapper with the payload on stdin and does not wait for it. */
 function forward(token, payload) {
@@ -18,6 +50,7 @@ function forward(token, payload) {
     const child = spawn(WRAPPER, ["opencode", token], {
       stdio: ["pipe", "ignore", "ignore"],
       detached: true,
+      env: { ...process.env, TMA_EVENT_AT: eventAt() },
     });
     child.on("error", () => {});
     child.stdin.on("error", () => {});
@@ -92,16 +125,94 @@ function route(event, apiEndpoint) {
   }
 }
 
+/** Whether `got` is the secret, compared in constant time. */
+function sameSecret(got, secret) {
+  const a = Buffer.from(String(got));
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Answers one relay request: a JSON body with the status OpenCode gave. */
+function answer(res, status, body) {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body === undefined ? {} : body));
+}
+
+/** Relays one request of tma's API lane to OpenCode through its SDK client. */
+function relay(raw, secret, req, res) {
+  const url = String(req.url || "");
+  const cut = url.indexOf("/", 1);
+  const route = cut < 0 ? "" : url.slice(cut);
+  if (cut < 0 || !sameSecret(url.slice(1, cut), secret)) return answer(res, 404);
+  if (req.method !== "POST" || !RELAYED.some((re) => re.test(route))) return answer(res, 404);
+  const chunks = [];
+  let size = 0;
+  req.on("data", (chunk) => {
+    size += chunk.length;
+    if (size > MAX_BODY) req.destroy();
+    else chunks.push(chunk);
+  });
+  req.on("end", () => {
+    let body;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
+    } catch {
+      return answer(res, 400);
+    }
+    Promise.resolve()
+      .then(() => raw.post({ url: route, body, headers: { "Content-Type": "application/json" } }))
+      .then((result) => {
+        const status = (result && result.response && result.response.status) || 502;
+        answer(res, status, result && (result.data ?? result.error));
+      })
+      .catch(() => answer(res, 502));
+  });
+  req.on("error", () => {});
+}
+
+/**
+ * Starts the reply relay and resolves to its endpoint, or to undefined when
+ * the client cannot relay or nothing can listen (the lane then needs
+ * OpenCode's own --port server).
+ */
+function startRelay(client) {
+  const raw = client && client._client;
+  if (!process.env.TMUX_PANE || !raw || typeof raw.post !== "function") {
+    return Promise.resolve(undefined);
+  }
+  const secret = randomBytes(24).toString("hex");
+  return new Promise((resolve) => {
+    try {
+      const server = createServer((req, res) => {
+        try {
+          relay(raw, secret, req, res);
+        } catch {
+          answer(res, 500);
+        }
+      });
+      server.on("error", () => resolve(undefined));
+      server.listen(0, "127.0.0.1", () => {
+        // The relay must never keep OpenCode alive on its way out.
+        server.unref();
+        resolve(`http://127.0.0.1:${server.address().port}/${secret}`);
+      });
+    } catch {
+      resolve(undefined);
+    }
+  });
+}
+
 /**
  * The plugin: OpenCode calls it once per instance with its PluginInput and
  * awaits the hooks. Handlers return at once; the spawn is not awaited.
  */
-export const TmaPlugin = (input) => {
-  const apiEndpoint = endpointOf(input && input.serverUrl);
+export const TmaPlugin = async (input) => {
+  const apiEndpoint = (await startRelay(input && input.client)) ??
+    endpointOf(input && input.serverUrl);
   // Registers a TUI waiting at its prompt or a `--continue`d session, which
   // emit no session.created; carries no session id.
   forward("session-start", { opencode_event: "plugin.load", api_endpoint: apiEndpoint });
-  return Promise.resolve({
+  return {
     event: ({ event }) => {
       try {
         route(event, apiEndpoint);
@@ -121,5 +232,5 @@ export const TmaPlugin = (input) => {
         opencode_event: "tool.execute.before",
       });
     },
-  });
+  };
 };

@@ -12,6 +12,20 @@ import process from "node:process";
 
 const WRAPPER = "@@TMA_WRAPPER@@";
 
+/** The last event time handed out, so two events in one millisecond stay in order. */
+let lastEventAt = 0;
+
+/**
+ * The moment of an event, in epoch ms, strictly after the previous one. The
+ * wrapper takes it as the event's evidence time (TMA_EVENT_AT): spawned
+ * wrappers start in no fixed order, so their own clock readings can invert
+ * two events fired a millisecond apart (a turn's last busy and its idle).
+ */
+function eventAt() {
+  lastEventAt = Math.max(Date.now(), lastEventAt + 1);
+  return String(lastEventAt);
+}
+
 /** Spawns the wrapper with the payload on stdin and does not wait for it. */
 function forward(event, payload) {
   if (!process.env.TMUX_PANE) return;
@@ -19,6 +33,7 @@ function forward(event, payload) {
     const child = spawn(WRAPPER, ["pi", event], {
       stdio: ["pipe", "ignore", "ignore"],
       detached: true,
+      env: { ...process.env, TMA_EVENT_AT: eventAt() },
     });
     child.on("error", () => {});
     child.stdin.on("error", () => {});

@@ -140,6 +140,12 @@ opencodeTest(
     await setOptions(t, r.pane, { "@agent_api_endpoint": "http://127.0.0.1:9" });
     const unreachable = await fire(env, { action: action("approve"), pane: r.pane });
     assertEquals([unreachable.result.outcome, unreachable.result.exit_code], ["error", 1]);
+    // X8: the message says what to do, not only what failed.
+    assertEquals(
+      unreachable.message?.includes("run tma install-hooks opencode and restart the agent"),
+      true,
+      unreachable.message ?? "",
+    );
   },
 );
 

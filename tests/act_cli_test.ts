@@ -186,7 +186,7 @@ tmuxTest(
       label: "Approve",
       kind: "keys",
       text: false,
-      agents: ["claude", "codex", "cursor", "opencode"],
+      agents: ["claude", "codex", "cursor", "gemini", "opencode"],
       when: {
         state: ["blocked"],
         detail: ["permission"],

@@ -38,7 +38,8 @@ async function fireAt(
     })
   );
   const lock = await t.option(r.pane, "@agent_action");
-  return { report: value, bytes, lock };
+  const delivered = await t.option(r.pane, "@tma_delivered");
+  return { report: value, bytes, lock, delivered };
 }
 
 const CASES: {
@@ -75,6 +76,20 @@ const CASES: {
     name: "A2: deny at Codex sends Escape",
     agent: "codex",
     fixture: "codex_blocked_exec_w80",
+    action: "deny",
+    bytes: "\x1b",
+  },
+  {
+    name: "I40: approve at Gemini sends its first option's digit, 1",
+    agent: "node",
+    fixture: "gemini_blocked_shell_w80",
+    action: "approve",
+    bytes: "1",
+  },
+  {
+    name: "I40: deny at Gemini sends Escape",
+    agent: "node",
+    fixture: "gemini_blocked_shell_w80",
     action: "deny",
     bytes: "\x1b",
   },
@@ -134,7 +149,8 @@ const CASES: {
 
 for (const c of CASES) {
   tmuxTest(`fire() keys ${c.name} (exactly, and nothing else)`, async (t) => {
-    const { report, bytes, lock } = await fireAt(t, {
+    const before = Date.now();
+    const { report, bytes, lock, delivered } = await fireAt(t, {
       agent: c.agent,
       fixture: c.fixture,
       action: c.action,
@@ -151,8 +167,32 @@ for (const c of CASES) {
     }, report.message ?? undefined);
     assertEquals(bytes, c.bytes);
     assertEquals(lock, "", "A16: the lock is released");
+    // D65, D67: an action that ends the state it gated on leaves the broker's mark.
+    const ends = { approve: "blocked", deny: "blocked", interrupt: "working" }[c.action as string];
+    if (ends === undefined) {
+      assertEquals(delivered, "", "no mark for an action that settles nothing");
+    } else {
+      const [state, at] = delivered.split(":");
+      assertEquals(state, ends, `@tma_delivered=${delivered}`);
+      assert(Number(at) >= before && Number(at) <= Date.now(), `@tma_delivered=${delivered}`);
+    }
   });
 }
+
+tmuxTest(
+  "fire() keys D66: approve and deny at a first-run trust dialog (blocked/setup) are gated",
+  async (t) => {
+    for (const name of ["approve", "deny"]) {
+      const { report, bytes, delivered } = await fireAt(t, {
+        agent: "claude",
+        fixture: "claude_blocked_trust_w120",
+        action: name,
+      });
+      assertEquals([report.result.outcome, report.result.reason, bytes], ["refused", "gated", ""]);
+      assertEquals(delivered, "");
+    }
+  },
+);
 
 tmuxTest(
   "fire() keys A1, M34: approve at an idle pane is refused gated and sends nothing",

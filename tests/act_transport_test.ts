@@ -3,7 +3,7 @@
  * A20), the API lane's requests (A27), the exec context env (A22).
  */
 import { assertEquals, assertThrows } from "./harness/assert.ts";
-import { sendKeysArgs, textDeliveryArgs, tmuxArg } from "../src/tmux/keys.ts";
+import { sendKeysArgs, textDeliveryCalls, tmuxArg } from "../src/tmux/keys.ts";
 import { apiCall, ApiCallError } from "../src/actions/api.ts";
 import { childEnv, execEnv } from "../src/actions/exec.ts";
 import type { PaneView } from "../src/core/action/view.ts";
@@ -20,30 +20,31 @@ Deno.test("act transport A19: one send-keys with named keys, flags ended by --",
   assertEquals(sendKeysArgs("%3", ["-x"]), ["send-keys", "-t", "%3", "--", "-x"]);
 });
 
-Deno.test("act transport A20: the {text} element is its own literal send-keys -l, chained in order", () => {
+Deno.test("act transport A20: the {text} element is its own literal send-keys -l; keys after it go apart", () => {
   assertEquals(
-    textDeliveryArgs("%3", { sequence: ["Escape", "{text}", "Enter"], text: "Enter; rm" }),
+    textDeliveryCalls("%3", { sequence: ["Escape", "{text}", "Enter"], text: "Enter; rm" }),
     [
-      "send-keys",
-      "-t",
-      "%3",
-      "--",
-      "Escape",
-      ";",
-      "send-keys",
-      "-l",
-      "-t",
-      "%3",
-      "--",
-      "Enter; rm",
-      ";",
-      "send-keys",
-      "-t",
-      "%3",
-      "--",
-      "Enter",
+      [
+        "send-keys",
+        "-t",
+        "%3",
+        "--",
+        "Escape",
+        ";",
+        "send-keys",
+        "-l",
+        "-t",
+        "%3",
+        "--",
+        "Enter; rm",
+      ],
+      // A beat later, so an agent does not take the Enter as part of a paste (Codex).
+      ["send-keys", "-t", "%3", "--", "Enter"],
     ],
   );
+  assertEquals(textDeliveryCalls("%3", { sequence: ["{text}"], text: "x" }), [
+    ["send-keys", "-l", "-t", "%3", "--", "x"],
+  ]);
 });
 
 Deno.test("act transport A20: an argument ending in ; survives tmux's argv parsing", () => {

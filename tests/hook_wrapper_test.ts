@@ -183,3 +183,27 @@ Deno.test("tma-hook C104, R10: no binary anywhere, or no arguments, is a silent 
     });
   });
 });
+
+Deno.test("tma-hook D47: an event time the bridge passes (TMA_EVENT_AT) is the evidence time; else date", async () => {
+  await withDir(async (dir) => {
+    const log = `${dir}/log`;
+    const bin = `${dir}/bin/tma`;
+    await Deno.mkdir(`${dir}/bin`);
+    await Deno.writeTextFile(
+      bin,
+      '#!/bin/sh\ncat >/dev/null\necho "$TMA_HOOK_FIRED_AT" >> "$FAKE_LOG"\n',
+    );
+    await Deno.chmod(bin, 0o755);
+    const env = { TMA_BIN: bin, FAKE_LOG: log, TMUX_PANE: "%1" };
+    await run(WRAPPER, {
+      args: ["opencode", "stop"],
+      env: { ...env, TMA_EVENT_AT: "1796000000123" },
+    });
+    const before = Date.now();
+    await run(WRAPPER, { args: ["opencode", "stop"], env: { ...env, TMA_EVENT_AT: "soon" } });
+    const [passed, own] = (await readLog(log)).trim().split("\n");
+    assertEquals(passed, "1796000000123");
+    // A malformed value is ignored: the wrapper's own clock reading stands.
+    assertEquals(Math.abs(Number(own) - before) < 5000, true, own);
+  });
+});

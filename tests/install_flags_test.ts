@@ -94,7 +94,10 @@ tmuxTest(
     assertStringIncludes((await tma(t, ["--all", "--yes"])).stdout, "nothing to change");
     assertEquals((await tma(t, ["claude", "--check", "--statusline"])).code, 1);
 
-    assertEquals((await tma(t, ["claude", "--yes", "--statusline"])).code, 0);
+    const wrapped = await tma(t, ["claude", "--yes", "--statusline"]);
+    assertEquals(wrapped.code, 0);
+    // The diff says what the shim does to the footer and how to keep it out (I7).
+    assertStringIncludes(wrapped.stdout, "--no-statusline leaves statusLine alone");
     assertStringIncludes((await read(settings))!, ": tma-statusline-shim claude");
     assertStringIncludes((await read(state))!, 'claude = "installed"');
     assertEquals((await tma(t, ["claude", "--yes", "--no-statusline"])).code, 0);

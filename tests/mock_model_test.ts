@@ -10,9 +10,13 @@ import { anthropicSteps, DEFAULT_PACING, geminiSteps, pieces } from "./e2e/mock_
 import {
   DONE_TEXT,
   PROBE_COMMAND,
+  PROBE_QUESTION,
   scriptAnthropic,
+  scriptChat,
+  scriptGemini,
   SHORT_TEXT,
   SLOW_TEXT,
+  toolArguments,
 } from "./e2e/mock_script.ts";
 
 type Json = Record<string, unknown>;
@@ -487,4 +491,41 @@ Deno.test("mock: slow pacing spreads eleven words over about ten seconds (steps 
     model: "g",
   });
   assertEquals(gemini[0].delayMs, DEFAULT_PACING.slowToolDelayMs);
+});
+
+Deno.test("mock: a Gemini entry holding an earlier prompt and a new one is keyed on the new one", () => {
+  const body = {
+    tools: [{ functionDeclarations: [{ name: "run_shell_command" }] }],
+    contents: [{ role: "user", parts: [{ text: "please run probe-tool" }, { text: "say hi" }] }],
+  };
+  assertEquals(scriptGemini(body).kind, "text");
+});
+
+Deno.test("mock: probe-question calls OpenCode's question tool when it is listed", () => {
+  const tools = ["bash", "question"].map((name) => ({ type: "function", function: { name } }));
+  const asked = scriptChat({ tools, messages: [{ role: "user", content: "ask probe-question" }] });
+  assertEquals(asked.kind === "tool" && asked.tool, "question");
+  assertEquals(toolArguments("question", "chat"), { questions: [PROBE_QUESTION] });
+  const none = scriptChat({
+    tools: tools.slice(0, 1),
+    messages: [{ role: "user", content: "probe-question" }],
+  });
+  assertEquals(none.kind, "text");
+});
+
+Deno.test("mock: a Claude message holding a denied call's tool_result and a new prompt is a prompt", () => {
+  const tools = [{ name: "Bash" }];
+  const result = {
+    type: "tool_result",
+    tool_use_id: "toolu_1",
+    content: "interrupted",
+    is_error: true,
+  };
+  const alone = {
+    role: "user",
+    content: [result, { type: "text", text: "<system-reminder>x</system-reminder>" }],
+  };
+  assertEquals(scriptAnthropic({ tools, messages: [alone] }).kind, "done");
+  const next = { role: "user", content: [result, { type: "text", text: "please run probe-tool" }] };
+  assertEquals(scriptAnthropic({ tools, messages: [next] }).kind, "tool");
 });

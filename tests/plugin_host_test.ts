@@ -19,13 +19,15 @@ interface Record_ {
 
 const RECORDER = `#!/bin/sh
 f="$REC_DIR/$$-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
-{ printf '%s %s\\n' "$1" "$2"; cat; } > "$f.tmp" && mv "$f.tmp" "$f.rec"
+{ printf '%s %s %s\\n' "$1" "$2" "\${TMA_EVENT_AT-}"; cat; } > "$f.tmp" && mv "$f.tmp" "$f.rec"
 `;
 
 interface Host {
   dir: string;
   wrapper: string;
   records(count: number): Promise<Record_[]>;
+  /** The TMA_EVENT_AT each forwarded call got, by its payload's `opencode_event`. */
+  eventTimes(): Promise<Map<string, number>>;
   cleanup(): Promise<void>;
 }
 
@@ -36,14 +38,17 @@ async function host(): Promise<Host> {
   await Deno.chmod(wrapper, 0o755);
   Deno.env.set("REC_DIR", dir);
   Deno.env.set("TMUX_PANE", "%42");
+  const times = new Map<string, number>();
   const readAll = async () => {
     const out: Record_[] = [];
     for await (const entry of Deno.readDir(dir)) {
       if (!entry.name.endsWith(".rec")) continue;
       const text = await Deno.readTextFile(`${dir}/${entry.name}`);
       const cut = text.indexOf("\n");
-      const [agent, event] = text.slice(0, cut).split(" ");
-      out.push({ agent, event, payload: JSON.parse(text.slice(cut + 1)) });
+      const [agent, event, at] = text.slice(0, cut).split(" ");
+      const payload = JSON.parse(text.slice(cut + 1));
+      out.push({ agent, event, payload });
+      times.set(String(payload.opencode_event ?? payload.session_id), Number(at));
     }
     return out;
   };
@@ -59,6 +64,10 @@ async function host(): Promise<Host> {
         await new Promise((r) => setTimeout(r, 25));
       }
       return sortRecords(await readAll());
+    },
+    async eventTimes() {
+      await readAll();
+      return times;
     },
     async cleanup() {
       Deno.env.delete("TMUX_PANE");
@@ -219,6 +228,123 @@ Deno.test({
         event: "user-prompt-submit",
         payload: { session_id: "sentinel", opencode_event: "tool.execute.before" },
       }]);
+    } finally {
+      await h.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "integrations/ D47: the OpenCode plugin stamps each forwarded event with a strictly later TMA_EVENT_AT",
+  ...options,
+  fn: async () => {
+    const h = await host();
+    try {
+      const mod = await load(h.dir, renderOpencodePlugin(h.wrapper));
+      const hooks = await (mod.TmaPlugin as (i: unknown) => Promise<OpencodeHooks>)({});
+      const s = "ses_t";
+      // A turn's last busy, then its idle, within a millisecond (OpenCode 1.18.33 does this).
+      await hooks.event({
+        event: { type: "session.status", properties: { sessionID: s, status: { type: "busy" } } },
+      });
+      await hooks.event({ event: { type: "session.idle", properties: { sessionID: s } } });
+      await h.records(3);
+      const times = await h.eventTimes();
+      const [loaded, busy, idle] = ["plugin.load", "session.status", "session.idle"].map((k) =>
+        times.get(k)!
+      );
+      assertEquals(loaded < busy && busy < idle, true, `${loaded} ${busy} ${idle}`);
+    } finally {
+      await h.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "integrations/ X8: the OpenCode plugin relays tma's replies to its SDK client behind a secret endpoint",
+  ...options,
+  fn: async () => {
+    const h = await host();
+    try {
+      // A stand-in for the SDK client OpenCode hands its plugins: its hey-api
+      // core answers like OpenCode (a reply to a pending id is true, else 404).
+      const calls: { url: string; body: unknown }[] = [];
+      const client = {
+        _client: {
+          post: (options: { url: string; body: unknown }) => {
+            calls.push({ url: options.url, body: options.body });
+            const known = options.url.includes("per_1") || options.url.includes("que_1");
+            return Promise.resolve({
+              data: known ? true : undefined,
+              error: known ? undefined : { name: "NotFoundError" },
+              response: new Response(null, { status: known ? 200 : 404 }),
+            });
+          },
+        },
+      };
+      const mod = await load(h.dir, renderOpencodePlugin(h.wrapper));
+      const hooks = await (mod.TmaPlugin as (i: unknown) => Promise<OpencodeHooks>)({
+        serverUrl: new URL("http://localhost:4096/"),
+        client,
+      });
+      assertEquals(typeof hooks.event, "function");
+      const [registered] = await h.records(1);
+      const endpoint = String(registered.payload.api_endpoint);
+      const m = /^http:\/\/127\.0\.0\.1:(\d+)\/([0-9a-f]{48})$/.exec(endpoint);
+      assertEquals(m !== null, true, endpoint);
+      const post = async (url: string, body: string, method = "POST") => {
+        const response = await fetch(url, {
+          method,
+          body: method === "POST" ? body : undefined,
+          headers: { "content-type": "application/json" },
+        });
+        return { status: response.status, body: await response.text() };
+      };
+      // tma's API lane (src/actions/api.ts) joins its routes onto the endpoint.
+      assertEquals(await post(`${endpoint}/permission/per_1/reply`, '{"reply":"once"}'), {
+        status: 200,
+        body: "true",
+      });
+      assertEquals((await post(`${endpoint}/question/que_1/reject`, "{}")).status, 200);
+      assertEquals(
+        (await post(`${endpoint}/permission/per_9/reply`, '{"reply":"once"}')).status,
+        404,
+      );
+      assertEquals(calls, [
+        { url: "/permission/per_1/reply", body: { reply: "once" } },
+        { url: "/question/que_1/reject", body: {} },
+        { url: "/permission/per_9/reply", body: { reply: "once" } },
+      ]);
+      // A wrong secret, another route, another method or a bad body reach nothing.
+      const origin = `http://127.0.0.1:${m![1]}`;
+      const wrong = `${origin}/${"0".repeat(48)}/permission/per_1/reply`;
+      assertEquals((await post(wrong, '{"reply":"once"}')).status, 404);
+      assertEquals((await post(`${endpoint}/session/ses_1/abort`, "{}")).status, 404);
+      assertEquals((await post(`${endpoint}/permission/per_1/reply`, "", "GET")).status, 404);
+      assertEquals((await post(`${endpoint}/permission/per_1/reply`, "{not json")).status, 400);
+      assertEquals(calls.length, 3);
+    } finally {
+      await h.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "integrations/ X8: without an SDK client able to relay, the plugin stamps OpenCode's own server URL",
+  ...options,
+  fn: async () => {
+    const h = await host();
+    try {
+      const mod = await load(h.dir, renderOpencodePlugin(h.wrapper));
+      await (mod.TmaPlugin as (i: unknown) => Promise<OpencodeHooks>)({
+        serverUrl: new URL("http://127.0.0.1:4097/"),
+        client: { session: {} },
+      });
+      const [record] = await h.records(1);
+      assertEquals(record.payload.api_endpoint, "http://127.0.0.1:4097");
     } finally {
       await h.cleanup();
     }

@@ -4,7 +4,7 @@
  * guards and the session-ownership filter (I8, I9, I18-I21, D44, P17-P26).
  */
 import { assertEquals, assertRejects } from "./harness/assert.ts";
-import { type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
+import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
 import { BUNDLED_AGENTS } from "../src/assets/bundled.ts";
 import { parseAgentManifest, type ParsedAgentManifest } from "../src/core/manifest/parse.ts";
 import { MalformedPayloadError, UnknownFormatError } from "../src/core/telemetry/errors.ts";
@@ -268,5 +268,27 @@ tmuxTest(
       payload: statusline(),
       nowMs: T0,
     });
+  },
+);
+
+tmuxTest(
+  "tma event --kind context --print-status I7: stamps the pane and prints the shim's line",
+  async (t) => {
+    const pane = await claudePane(t);
+    const args = ["event", "--agent", "claude", "--kind", "context", "--payload", "-"];
+    // (The payload's quota windows reset before today's clock, so no quota part.)
+    const printed = await runTma(t, [...args, "--pane", pane, "--print-status"], {
+      stdin: statusline(),
+    });
+    assertEquals([printed.code, printed.stdout], [0, "claude-opus-4-8 · context 42%\n"]);
+    assertEquals(await t.option(pane, "@agent_context_pct"), "42");
+    // Without the flag tma stays silent (R10), and with no pane it still prints.
+    const quiet = await runTma(t, [...args, "--pane", pane], { stdin: statusline() });
+    assertEquals([quiet.code, quiet.stdout], [0, ""]);
+    const nowhere = await runTma(t, [...args, "--print-status"], {
+      stdin: statusline(),
+      env: { TMUX_PANE: "" },
+    });
+    assertEquals(nowhere.stdout.startsWith("claude-opus-4-8 · context 42%"), true);
   },
 );

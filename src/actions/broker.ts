@@ -31,6 +31,7 @@ import { checkGate, type Refusal } from "../core/action/gate.ts";
 import { HANDOFF_MS, handVerdict } from "./hook_lane.ts";
 import { acquireLock, type HeldLock, releaseLock } from "./lock.ts";
 import { type BrokerEnv, gateInput, readView, redetect } from "./observe.ts";
+import { markDelivered } from "./settle_mark.ts";
 import { type ActResult, exitCodeOf, type Outcome, type Reason } from "../core/action/outcome.ts";
 import { recordPrompt, verifyPrompt } from "./prompt.ts";
 import type { Transport } from "../core/action/transport.ts";
@@ -274,7 +275,25 @@ async function underLock(
   }
   const second = checkGate(action, gateInput(env, { view, force }));
   if (!second.ok) return refusalOf(request)(second.refusal, { view, fingerprint: print });
-  const transport = second.transport;
+  // Taken before anything goes out, so a hook the delivery provokes is newer (D65, D67).
+  const deliveredAt = env.now();
+  const report = await deliver(env, request, { view, transport: second.transport, print });
+  const outcome = report.result.outcome;
+  if (action.settles && (outcome === "sent" || outcome === "replied")) {
+    await markDelivered(env.server, { pane: view.pane, state: view.state, at: deliveredAt });
+  }
+  return report;
+}
+
+/** Step 5: hands the action to its transport, under the lock and past both gates. */
+async function deliver(
+  env: BrokerEnv,
+  request: FireRequest,
+  gated: { view: PaneView; transport: Transport; print: string | null },
+): Promise<FireReport> {
+  const { action } = request;
+  const force = request.force ?? false;
+  const { view, transport, print } = gated;
   const base = { view, transport, fingerprint: print };
 
   switch (transport.kind) {
@@ -325,9 +344,13 @@ async function underLock(
           message: `the request on pane ${view.pane} was already answered or withdrawn (404)`,
         });
       }
+      // What a user can do about it, doctor-style: the endpoint is only as good as the plugin
+      // that stamped it.
       return reportOf(request)({ outcome: "error", reason: null }, {
         ...base,
-        message: end.message,
+        message: `${end.message}; the endpoint comes from @agent_api_endpoint, which the ` +
+          `agent's tma plugin stamps when it starts: run tma install-hooks ${view.agent} and ` +
+          `restart the agent, or set [api.${view.agent}] api_base`,
       });
     }
     case "exec": {

@@ -89,6 +89,11 @@ export const COMMANDS: CommandSpec[] = [
       { name: "kind", kind: "string", help: "event name, or context" },
       { name: "pane", kind: "string", help: "pane to stamp (default $TMUX_PANE)" },
       { name: "payload", kind: "string", help: "- for stdin, or a file path" },
+      {
+        name: "print-status",
+        kind: "boolean",
+        help: "with --kind context: print the statusline shim's own line",
+      },
     ],
     load: () => import("./commands/event.ts"),
   },

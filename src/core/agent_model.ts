@@ -65,9 +65,16 @@ export function buildModels(
               detail: rule.detail,
               priority: rule.priority,
               label: ruleLabel(rule),
+              endsTurn: rule.endsTurn,
+              fromTitle: rule.region === "title",
             }
             : null;
-        return { best: claim(reading.best), historyView: claim(reading.historyView), reading };
+        return {
+          best: claim(reading.best),
+          bestBody: claim(reading.bestBody),
+          historyView: claim(reading.historyView),
+          reading,
+        };
       },
     });
   }

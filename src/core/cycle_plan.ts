@@ -59,6 +59,7 @@ const EPISODE_OPTIONS = [
   "@agent_cost_usd",
   "@agent_permission_request",
   "@agent_question_request",
+  "@tma_delivered",
 ] as const;
 
 /**

@@ -5,9 +5,14 @@
  *
  * 1. a fresh hook claim; 2. visible blocker chrome; 3. working chrome;
  * 4. idle chrome; 5. otherwise hold, or `unknown` on first sight.
+ *
+ * A fresh hook claim yields to the screen only where the screen proves it
+ * over: blocker chrome newer than it (D20), turn-end chrome after a working
+ * claim (D65), a dialog gone after a blocked one (D67; see `settle.ts`).
  * @module
  */
 import type { Identity } from "./identity.ts";
+import { markLiftsDwell, screenEndsClaim } from "./settle.ts";
 import type { Stamp } from "./stamp.ts";
 import type { Source, State } from "./state.ts";
 
@@ -18,12 +23,22 @@ export interface ScreenClaim {
   priority: number;
   /** Which rule, for `debug explain` (for example `rules[3] blocked/permission`). */
   label: string;
+  /** The rule carries `ends_turn`: its match proves the turn ended (D65). */
+  endsTurn?: boolean;
+  /** The rule reads the pane title rather than the pane body. */
+  fromTitle?: boolean;
 }
 
 /** What the screen said this cycle. */
 export interface ScreenEvidence {
   /** The best claim by slot order, then priority (D16), or null. */
   best: ScreenClaim | null;
+  /**
+   * The best claim among rules that read the pane body (not its title), or
+   * null: what may end a fresh hook claim (D65, D67). Absent means `best`
+   * when that one is not from the title.
+   */
+  bestBody?: ScreenClaim | null;
   /** A matched history view (`skip_state_update`, D15), or null. */
   historyView: ScreenClaim | null;
 }
@@ -159,6 +174,31 @@ export function fold(input: FoldInput): Verdict {
         label: `hook claim confirmed by ${claim.label}`,
       });
     }
+    // Only a screen that claims nothing of the hook's state may end it: a
+    // title still saying so (Gemini's "Action Required") is weak evidence,
+    // but evidence for, not against.
+    const body = claim?.state === hook.state ? null : bodyClaim(input.screen);
+    const ended = screenEndsClaim({
+      hookState: hook.state,
+      hookEventAt: prior.hookAt ?? hook.at,
+      claim: body && {
+        state: body.state,
+        endsTurn: body.endsTurn ?? false,
+        fromTitle: body.fromTitle ?? false,
+      },
+      delivered: prior.delivered,
+      visible: input.visible,
+      nowMs,
+      dwellMs: input.windows.dwellSecs * 1000,
+    });
+    if (ended !== null && body) {
+      return publish(prior, {
+        ...base,
+        ...fromClaim(body, nowMs),
+        label: `${body.label}; ${ended}`,
+        mayOverride: true,
+      });
+    }
     const decayed = age >= decayWindowMs(hook.state, input.windows);
     const contrary = claim !== null && claim.state !== hook.state;
     if (decayed && contrary && input.visible.has(hook.state)) {
@@ -179,13 +219,34 @@ export function fold(input: FoldInput): Verdict {
   }
   // The asymmetric dwell (D21): working to idle waits until the working
   // evidence is dwell_secs old; everything else publishes at once.
+  // A mark of an interrupt tma delivered itself lifts it, on idle chrome of
+  // the pane body (D65).
   if (
     !episodeReset && prior.state === "working" && claim.state === "idle" &&
     prior.evidenceAt !== null && nowMs - prior.evidenceAt < input.windows.dwellSecs * 1000
   ) {
+    const body = bodyClaim(input.screen);
+    const context = { priorState: prior.state, since: prior.since, nowMs };
+    if (body?.state === "idle" && markLiftsDwell(prior.delivered, context)) {
+      return publish(prior, {
+        ...base,
+        ...fromClaim(body, nowMs),
+        label: `${body.label}; D65: idle chrome after tma interrupted the turn`,
+        mayOverride: true,
+      });
+    }
     return hold(prior, episodeReset, "dwell: working evidence too recent for idle (D21)");
   }
   return publish(prior, { ...base, ...fromClaim(claim, nowMs), mayOverride: true });
+}
+
+/**
+ * The screen's best claim from the pane body: a title glyph some agents keep
+ * in every state proves nothing, but it must not hide body chrome that does.
+ */
+function bodyClaim(screen: ScreenEvidence): ScreenClaim | null {
+  if (screen.bestBody !== undefined) return screen.bestBody;
+  return screen.best?.fromTitle ? null : screen.best;
 }
 
 function fromClaim(claim: ScreenClaim, at: number) {

@@ -109,7 +109,8 @@ Deno.test("fold() D18: silence never expires a hook claim", () => {
 });
 
 Deno.test("fold() D19: a blocked hook claim decays after blocked_decay_secs, not hook_decay_secs", () => {
-  const working = { best: claim("working"), historyView: null };
+  // Title chrome alone never ends a claim through D67, only through the decay.
+  const working = { best: { ...claim("working"), fromTitle: true }, historyView: null };
   assertEquals(
     fold(input(stamped("blocked", "hook", NOW - 120_000), { screen: working })).action,
     "hold",
@@ -217,4 +218,181 @@ Deno.test("fold() D11: the fold is deterministic", () => {
     screen: { best: claim("blocked", "permission"), historyView: null },
   });
   assertEquals(fold(a), fold(structuredClone(a)));
+});
+
+/** A stamp whose last hook event (`@tma_hook_at`) is `hookAt`, with an optional broker mark. */
+const hooked = (
+  state: State,
+  times: { evidenceAt: number; hookAt: number; delivered?: string },
+): PaneOptions => ({
+  ...stamped(state, "hook", times.evidenceAt),
+  "@tma_hook_at": String(times.hookAt),
+  ...(times.delivered ? { "@tma_delivered": times.delivered } : {}),
+});
+
+const turnEnd: ScreenClaim = { ...claim("idle"), endsTurn: true, label: "rule turn-end" };
+const claudeVisible = new Set<State>(["working", "idle", "blocked"]);
+
+Deno.test("fold() D65: turn-end chrome ends a working hook claim once dwell_secs passed its hook", () => {
+  // The spinner confirmed the claim a moment ago (D22), but the hook that made it is old.
+  const v = fold(input(hooked("working", { evidenceAt: NOW - 400, hookAt: NOW - 8000 }), {
+    screen: { best: turnEnd, historyView: null },
+    visible: claudeVisible,
+  }));
+  assertEquals([v.action, v.state, v.source], ["publish", "idle", "capture"]);
+  assertEquals(v.winning?.label.includes("D65"), true);
+});
+
+Deno.test("fold() D65: a prompt submitted after an interrupt never flickers to idle", () => {
+  // UserPromptSubmit fired 1 s ago; the screen still shows the old marker last.
+  const v = fold(input(hooked("working", { evidenceAt: NOW - 1000, hookAt: NOW - 1000 }), {
+    screen: { best: turnEnd, historyView: null },
+    visible: claudeVisible,
+  }));
+  assertEquals([v.action, v.state], ["hold", "working"]);
+});
+
+Deno.test("fold() D65: plain idle chrome does not end a fresh working hook claim", () => {
+  const v = fold(input(hooked("working", { evidenceAt: NOW - 8000, hookAt: NOW - 8000 }), {
+    screen: { best: claim("idle"), historyView: null },
+    visible: claudeVisible,
+  }));
+  assertEquals([v.action, v.state], ["hold", "working"]);
+});
+
+Deno.test("fold() D65: an interrupt tma delivered settles the pane on the next capture", () => {
+  const marked = hooked("working", {
+    evidenceAt: NOW - 300,
+    hookAt: NOW - 1500,
+    delivered: `working:${NOW - 800}`,
+  });
+  const v = fold(input(marked, {
+    screen: { best: claim("idle"), historyView: null },
+    visible: claudeVisible,
+  }));
+  assertEquals([v.action, v.state], ["publish", "idle"]);
+  // A hook event after the delivery (the next prompt) voids the mark.
+  const newer = hooked("working", {
+    evidenceAt: NOW - 300,
+    hookAt: NOW - 500,
+    delivered: `working:${NOW - 800}`,
+  });
+  assertEquals(
+    fold(input(newer, { screen: { best: turnEnd, historyView: null }, visible: claudeVisible }))
+      .action,
+    "hold",
+  );
+  // Working chrome still on screen (the agent has not redrawn yet) ends nothing.
+  assertEquals(
+    fold(input(marked, { screen: { best: claim("working"), historyView: null } })).state,
+    "working",
+  );
+});
+
+Deno.test("fold() D65: an interrupt mark lifts the capture dwell (D21) of the episode it ended", () => {
+  const working = {
+    ...stamped("working", "capture", NOW - 500),
+    "@agent_since": String(NOW - 9000),
+    "@tma_delivered": `working:${NOW - 700}`,
+  };
+  const v = fold(input(working, { screen: { best: claim("idle"), historyView: null } }));
+  assertEquals([v.action, v.state], ["publish", "idle"]);
+  const older = { ...working, "@tma_delivered": `working:${NOW - 10_000}` };
+  assertEquals(
+    fold(input(older, { screen: { best: claim("idle"), historyView: null } })).action,
+    "hold",
+  );
+});
+
+Deno.test("fold() D67: a blocked hook claim ends when its dialog is gone, after the dwell grace", () => {
+  const blocked = { ...hooked("blocked", { evidenceAt: NOW - 400, hookAt: NOW - 5000 }) };
+  for (const state of ["idle", "working"] as State[]) {
+    const v = fold(input(blocked, { screen: { best: claim(state), historyView: null } }));
+    assertEquals([v.action, v.state, v.source], ["publish", state, "capture"]);
+  }
+  // The hook fired 1 s ago and the dialog has not drawn yet: the grace holds.
+  const fresh = hooked("blocked", { evidenceAt: NOW - 1000, hookAt: NOW - 1000 });
+  assertEquals(
+    fold(input(fresh, { screen: { best: claim("idle"), historyView: null } })).action,
+    "hold",
+  );
+  // An answer tma delivered lifts the grace.
+  const answered = hooked("blocked", {
+    evidenceAt: NOW - 1000,
+    hookAt: NOW - 1000,
+    delivered: `blocked:${NOW - 600}`,
+  });
+  assertEquals(
+    fold(input(answered, { screen: { best: claim("idle"), historyView: null } })).state,
+    "idle",
+  );
+});
+
+Deno.test("fold() D67: the dialog still drawn, a title alone, or blocked not visible end nothing", () => {
+  const blocked = hooked("blocked", { evidenceAt: NOW - 400, hookAt: NOW - 5000 });
+  const still = fold(input(blocked, {
+    screen: { best: claim("blocked", "permission"), historyView: null },
+  }));
+  assertEquals([still.state, still.source], ["blocked", "hook"]);
+  const title = fold(input(blocked, {
+    screen: { best: { ...claim("idle"), fromTitle: true }, historyView: null },
+  }));
+  assertEquals(title.action, "hold");
+  const hidden = fold(input(blocked, {
+    screen: { best: claim("idle"), historyView: null },
+    visible: new Set<State>(["working"]),
+  }));
+  assertEquals(hidden.action, "hold");
+  // No chrome at all is silence, which never ends a claim (D18).
+  assertEquals(fold(input(blocked)).action, "hold");
+});
+
+Deno.test("fold() D65: a title claim that outranks body idle chrome does not hide it from the mark", () => {
+  // Claude from 2.1.246 keeps its idle glyph in the title in every state; after an early
+  // interrupt the body shows only the mode line (the prompt restored to the composer).
+  const marked = hooked("working", {
+    evidenceAt: NOW - 300,
+    hookAt: NOW - 1500,
+    delivered: `working:${NOW - 800}`,
+  });
+  const titleIdle = { ...claim("idle"), fromTitle: true, label: "rule title" };
+  const modeLine = { ...claim("idle"), label: "rule mode line" };
+  const v = fold(input(marked, {
+    screen: { best: titleIdle, bestBody: modeLine, historyView: null },
+    visible: claudeVisible,
+  }));
+  assertEquals([v.action, v.state, v.winning?.label.startsWith("rule mode line")], [
+    "publish",
+    "idle",
+    true,
+  ]);
+  // With no body chrome at all, the title alone still ends nothing.
+  const bare = fold(input(marked, {
+    screen: { best: titleIdle, bestBody: null, historyView: null },
+    visible: claudeVisible,
+  }));
+  assertEquals(bare.action, "hold");
+  // The same for the capture dwell (D21) in screen mode.
+  const screenWorking = {
+    ...stamped("working", "capture", NOW - 500),
+    "@agent_since": String(NOW - 9000),
+    "@tma_delivered": `working:${NOW - 700}`,
+  };
+  const s = fold(input(screenWorking, {
+    screen: { best: titleIdle, bestBody: modeLine, historyView: null },
+  }));
+  assertEquals([s.action, s.state], ["publish", "idle"]);
+});
+
+Deno.test("fold() D67: a title that still claims blocked keeps the claim, whatever the body shows", () => {
+  // The hook's claim names the permission; the title says only "blocked".
+  const blocked = {
+    ...hooked("blocked", { evidenceAt: NOW - 400, hookAt: NOW - 5000 }),
+    "@agent_detail": "permission",
+  };
+  const title = { ...claim("blocked"), fromTitle: true, label: "rule title blocked" };
+  const v = fold(input(blocked, {
+    screen: { best: title, bestBody: claim("idle"), historyView: null },
+  }));
+  assertEquals([v.action, v.state, v.detail, v.source], ["hold", "blocked", "permission", "hook"]);
 });

@@ -41,6 +41,7 @@ export const PANE_OPTIONS = [
   "@tma_reg_dead_since",
   "@tma_fg",
   "@tma_hook_at",
+  "@tma_delivered",
 ] as const;
 
 /** The name of one pane option tma reads. */

@@ -4,6 +4,7 @@
  * @module
  */
 import type { PaneOptions } from "./snapshot.ts";
+import { type Delivered, DELIVERED_OPTION, readDelivered } from "./settle.ts";
 import { isState, type Source, type State } from "./state.ts";
 import { parseEpochMs } from "./time.ts";
 
@@ -32,6 +33,10 @@ export interface Stamp {
   turnAt: number | null;
   session: string | null;
   subagents: string[];
+  /** `@tma_hook_at`: the time of the hook event that last stamped the state. */
+  hookAt: number | null;
+  /** `@tma_delivered`: what tma itself last delivered to end a state (D65, D67). */
+  delivered: Delivered | null;
 }
 
 /**
@@ -61,6 +66,8 @@ export function readStamp(options: PaneOptions): Stamp {
     turnAt: parseEpochMs(options["@agent_turn_at"]),
     session: options["@agent_session"] || null,
     subagents: (options["@agent_subagents"] ?? "").split(" ").filter((s) => s !== ""),
+    hookAt: parseEpochMs(options["@tma_hook_at"]),
+    delivered: readDelivered(options[DELIVERED_OPTION]),
   };
 }
 

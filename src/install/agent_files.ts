@@ -68,6 +68,17 @@ export const CAVEATS: Partial<Record<AgentName, string>> = {
     "dialog at start-up); there is no per-hook trust step.",
 };
 
+/**
+ * What the statusline shim does to the agent's footer, said with the diff
+ * that installs it (I7, C80).
+ */
+export function statuslineNote(agent: AgentName): string {
+  return `${agent}: the statusLine shim forwards each status payload to tma; your own ` +
+    "statusLine command, when you have one, still renders exactly as before, and with none " +
+    "the shim prints the model and context gauge tma read. --no-statusline leaves statusLine " +
+    "alone (and removes the shim).";
+}
+
 function template(name: string): string {
   const text = BUNDLED_INTEGRATIONS[name];
   if (text === undefined) {
@@ -365,7 +376,7 @@ export const AGENT_FILES: Readonly<Record<AgentName, AgentFiles>> = {
       const shim = shimEdit(env, "claude", path, statusline);
       const edit = (text: string) =>
         shim(installClaudeHooks(text, path, wiring("claude", CLAUDE_EVENTS, env.wrapperRef)));
-      return plan([await editJson(env, path, edit)]);
+      return plan([await editJson(env, path, edit)], statusline ? [statuslineNote("claude")] : []);
     },
     uninstall: async (env) => {
       const path = env.paths.claudeSettings;
@@ -446,7 +457,9 @@ export const AGENT_FILES: Readonly<Record<AgentName, AgentFiles>> = {
       // cli-config.json is created for the shim, and never just to opt out.
       const shim = shimEdit(env, "cursor", cursorCliConfig, statusline);
       const cli = await editJson(env, cursorCliConfig, shim, statusline);
-      if (cli === undefined || statusline) return plan([hooks, cli]);
+      if (cli === undefined || statusline) {
+        return plan([hooks, cli], statusline ? [statuslineNote("cursor")] : []);
+      }
       return plan([hooks, await settle(env, cli, (text) => isEmptyObject(cli.path, text))]);
     },
     uninstall: async (env) => {

@@ -55,7 +55,10 @@ export const CODEX_NOTIFY_EVENT = "notify";
 
 /**
  * Gemini's `settings.json` events (I35). `BeforeModel`/`AfterModel` are
- * deliberately not wired: they race `AfterAgent`.
+ * deliberately not wired: they race `AfterAgent`. Each must be a name the
+ * current build accepts ({@link GEMINI_ACCEPTED_EVENTS}): Gemini warns about
+ * any other at every start, so SubagentStart and SubagentStop are not wired
+ * (install-hooks removes them from an older install).
  */
 export const GEMINI_EVENTS: readonly string[] = [
   "SessionStart",
@@ -65,8 +68,25 @@ export const GEMINI_EVENTS: readonly string[] = [
   "BeforeTool",
   "AfterTool",
   "Notification",
-  "SubagentStart",
-  "SubagentStop",
+];
+
+/**
+ * The hook event names Gemini CLI 0.61 accepts, read from its bundle
+ * (real-agents.md); any other name is skipped with `Invalid hook event
+ * name` at every start. The real-agent suite fails on that warning.
+ */
+export const GEMINI_ACCEPTED_EVENTS: readonly string[] = [
+  "SessionStart",
+  "SessionEnd",
+  "BeforeAgent",
+  "AfterAgent",
+  "BeforeModel",
+  "AfterModel",
+  "BeforeToolSelection",
+  "BeforeTool",
+  "AfterTool",
+  "PreCompress",
+  "Notification",
 ];
 
 /** Cursor's `hooks.json` events (I52). No permission or subagent hooks exist. */

@@ -7,6 +7,7 @@ import {
   CODEX_EVENTS,
   CODEX_NOTIFY_EVENT,
   CURSOR_EVENTS,
+  GEMINI_ACCEPTED_EVENTS,
   GEMINI_EVENTS,
   OPENCODE_TOKENS,
   PI_EVENTS,
@@ -56,4 +57,8 @@ Deno.test("install agents I41, I59: the bundled templates carry the banner and t
     assert(text.includes(WRAPPER_TOKEN), `${name} lacks the token`);
     assert(renderTemplate(text, "/a/tma-hook").includes('const WRAPPER = "/a/tma-hook";'));
   }
+});
+
+Deno.test("install agents I35: every Gemini event tma wires is one Gemini 0.61 accepts", () => {
+  assertEquals(GEMINI_EVENTS.filter((e) => !GEMINI_ACCEPTED_EVENTS.includes(e)), []);
 });

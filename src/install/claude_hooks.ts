@@ -96,6 +96,11 @@ export function installClaudeHooks(text: string, path: string, wiring: Wiring): 
   let doc = parseDoc(path, text);
   findEntries(doc, wiring.agent); // refuses a "hooks" that is not an object
   let out = doc.text;
+  // tma's entries under events it no longer wires go first (an agent build
+  // that rejects an event warns about it at every start), from the back so
+  // the indexes of the rest stay valid.
+  for (const entry of retired(doc, wiring).reverse()) out = removeEntry(out, entry);
+  doc = parseDoc(path, out);
   if (nodeAt(doc, ["hooks"]) === undefined) out = insertValue(out, ["hooks"], {});
   for (const event of wiring.events) {
     const desired = hookCommand(wiring.wrapperRef, wiring.agent, event);
@@ -126,6 +131,11 @@ export function installClaudeHooks(text: string, path: string, wiring: Wiring): 
     if (keep.async) out = removeValue(out, [...base, "async"]);
   }
   return out;
+}
+
+/** tma's entries for the agent under an event it does not wire, in document order. */
+function retired(doc: JsonDoc, wiring: Wiring): Found[] {
+  return findEntries(doc, wiring.agent).filter((f) => !wiring.events.includes(f.event));
 }
 
 /** Removes every tma entry for the agent (any event, any wrapper path). */

@@ -113,3 +113,21 @@ Deno.test("installClaudeHooks() I33: an empty or absent file gets just tma's hoo
   });
   assertEquals(uninstallClaudeHooks(out, "g.json", "gemini"), "{}\n");
 });
+
+Deno.test("installClaudeHooks() I35: events tma no longer wires are reported by --check and removed by install", () => {
+  const gemini = {
+    agent: "gemini",
+    events: ["SessionStart", "AfterAgent"],
+    wrapperRef: "/t/tma-hook",
+  };
+  // An install made when SubagentStart was wired too (Gemini 0.61 rejects it at every start).
+  const older = installClaudeHooks("{}\n", "g.json", {
+    ...gemini,
+    events: ["SessionStart", "SubagentStart", "AfterAgent"],
+  });
+  const report = inspectClaudeHooks(older, "g.json", gemini);
+  assertEquals([report.current, report.extra], [["SessionStart", "AfterAgent"], ["SubagentStart"]]);
+  const fixed = installClaudeHooks(older, "g.json", gemini);
+  assertEquals(fixed, installClaudeHooks("{}\n", "g.json", gemini));
+  assertEquals(inspectClaudeHooks(fixed, "g.json", gemini).extra, []);
+});

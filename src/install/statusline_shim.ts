@@ -4,7 +4,8 @@
  * command per turn with a JSON payload on stdin; the shim reads stdin once,
  * forwards a copy in the background to `tma event --agent <agent> --kind
  * context` and pipes the same bytes to the user's own command, whose output
- * is still what renders.
+ * is still what renders. With no command of the user's, tma itself answers
+ * with one line (`--print-status`).
  *
  * The shim opens with the marker `: tma-statusline-shim <agent>;` (`:` is
  * the shell's no-op), and the user's command sits verbatim at its end inside
@@ -22,12 +23,19 @@ export const SHIM_MARKER = ": tma-statusline-shim";
 const RENDER = `; printf %s "$p" | {\n`;
 
 /**
- * The shim command for `agent`, wrapping `inner` (the user's own command;
- * `undefined` renders nothing).
+ * The shim command for `agent`, wrapping `inner` (the user's own command).
+ * With no command of the user's, tma runs in the foreground and prints its
+ * own line (the model and the context gauge it just read), so the agent's
+ * footer is not left blank; with one, tma runs in the background and the
+ * user's command alone renders.
  */
 export function buildShim(agent: string, launcher: Launcher, inner: string | undefined): string {
-  const forward = `(${launcherSetup(launcher)}; printf %s "$p" | "$@" event --agent ${agent}` +
-    ` --kind context --pane "$TMUX_PANE" --payload - &) </dev/null >/dev/null 2>&1`;
+  const event = `"$@" event --agent ${agent} --kind context --pane "$TMUX_PANE" --payload -`;
+  const forward = inner === undefined
+    ? `(${
+      launcherSetup(launcher)
+    }; printf %s "$p" | ${event} --print-status) </dev/null 2>/dev/null`
+    : `(${launcherSetup(launcher)}; printf %s "$p" | ${event} &) </dev/null >/dev/null 2>&1`;
   // `$(cat; printf x)` then `${p%x}` keeps trailing newlines the payload ends with.
   const head = `${SHIM_MARKER} ${agent}; p=$(cat; printf x); p=\${p%x}; ${forward}`;
   return inner === undefined ? head : `${head}${RENDER}${inner}\n}`;

@@ -46,7 +46,7 @@ Deno.test("statusline shim I7: a moved binary reads stale and a re-install keeps
   assertEquals(uninstallShim(again, "s.json"), text.replace("old.sh", "new.sh"));
 });
 
-Deno.test("statusline shim I7: with no statusLine the shim renders nothing and uninstall removes what it added", () => {
+Deno.test("statusline shim I7: with no statusLine the shim is tma alone and uninstall removes what it added", () => {
   const text = '{\n  "model": "x"\n}\n';
   const out = installShim(text, "s.json", { agent: "cursor", launcher });
   assertEquals(JSON.parse(out).statusLine.type, "command");
@@ -87,7 +87,16 @@ Deno.test("statusline shim I7: the shim forwards the payload to tma event and pi
       if (got === undefined) await new Promise((r) => setTimeout(r, 25));
     }
     assertEquals(got, `event --agent claude --kind context --pane %9 --payload -\n${payload}`);
-    // No user command: nothing renders, and a missing binary falls back quietly.
+    // No user command: tma answers in the foreground with its own line.
+    const speaker = `${dir}/tma-speaks`;
+    await Deno.writeTextFile(speaker, `#!/bin/sh\ncat >/dev/null; printf 'args: %s\\n' "$*"\n`);
+    await Deno.chmod(speaker, 0o755);
+    const own = buildShim("claude", { argv: [speaker], requires: [speaker] }, undefined);
+    assertEquals(
+      await runSh(own, payload, { TMUX_PANE: "%9", PATH: "/usr/bin:/bin" }),
+      "args: event --agent claude --kind context --pane %9 --payload - --print-status\n",
+    );
+    // A missing binary falls back quietly.
     const bare = buildShim(
       "claude",
       { argv: [`${dir}/gone`], requires: [`${dir}/gone`] },

@@ -23,6 +23,11 @@ export interface WiringReport {
   stale: string[];
   /** Events with no tma entry. */
   missing: string[];
+  /**
+   * Events that carry a tma entry tma no longer wires (for example events the
+   * agent's current build rejects at start); install-hooks removes them.
+   */
+  extra: string[];
   /** Other defects of tma's own entries (a matcher, `async`), one line each. */
   problems: string[];
   /** Whether the file holds any tma entry for this agent at all. */
@@ -31,15 +36,23 @@ export interface WiringReport {
 
 /** Whether a report says "fully wired, nothing to fix". */
 export function isComplete(report: WiringReport): boolean {
-  return report.stale.length === 0 && report.missing.length === 0 && report.problems.length === 0;
+  return report.stale.length === 0 && report.missing.length === 0 &&
+    report.problems.length === 0 && report.extra.length === 0;
 }
 
-/** A one-line summary of a report for `--check`. */
+/**
+ * A one-line summary of a report for `--check`, naming the events that are
+ * wired, so a reader sees exactly what the agent will call.
+ */
 export function describeReport(report: WiringReport, total: number): string {
   if (!report.anyTma) return "not wired";
-  const parts = [`${report.current.length}/${total} events current`];
+  const wired = report.current.length ? ` (${report.current.join(", ")})` : "";
+  const parts = [`${report.current.length}/${total} events current${wired}`];
   if (report.stale.length) parts.push(`stale (older wrapper path): ${report.stale.join(", ")}`);
   if (report.missing.length) parts.push(`missing: ${report.missing.join(", ")}`);
+  if (report.extra.length) {
+    parts.push(`no longer wired: ${report.extra.join(", ")} (rerun install-hooks to remove them)`);
+  }
   parts.push(...report.problems);
   return parts.join("; ");
 }
@@ -74,6 +87,9 @@ export function reportWiring<E extends FoundEntry>(
     missing: [],
     problems: [],
     anyTma: entries.length > 0,
+    extra: [
+      ...new Set(entries.filter((f) => !wiring.events.includes(f.event)).map((f) => f.event)),
+    ],
   };
   for (const event of wiring.events) {
     const desired = hookCommand(wiring.wrapperRef, wiring.agent, event);

@@ -42,27 +42,38 @@ export function sendKeysArgs(pane: string, keys: readonly string[]): string[] {
 }
 
 /**
- * The command line of a text action: the `{text}` element becomes its own
- * literal `send-keys -l` (no key-name lookup, so a message reading `Enter`
- * types the word), the wrapping elements around it stay named keys, and all
- * of it is one tmux invocation joined by `;`, in order (A20). The message is
- * an argv element and never passes through a shell.
+ * The pause between a text action's message and the keys after it. An agent
+ * may take keys that arrive right behind a burst of typed text as part of a
+ * paste: Codex 0.171 turns an Enter within 120 ms of paste-like input into a
+ * newline (its PASTE_ENTER_SUPPRESS_WINDOW), so `steer` would leave the text
+ * unsent in the composer.
+ */
+export const TEXT_SUBMIT_GAP_MS = 400;
+
+/**
+ * The tmux invocations of a text action (A20), sent in order with
+ * {@linkcode TEXT_SUBMIT_GAP_MS} between them: the `{text}` element becomes
+ * its own literal `send-keys -l` (no key-name lookup, so a message reading
+ * `Enter` types the word) and ends its invocation; the named keys around it
+ * stay named keys, chained with `;` inside one invocation. The message is an
+ * argv element and never passes through a shell.
  *
  * ```ts
- * textDeliveryArgs("%3", { sequence: ["{text}", "Enter"], text: "fix the test" });
- * // ["send-keys", "-l", "-t", "%3", "--", "fix the test", ";",
- * //  "send-keys", "-t", "%3", "--", "Enter"]
+ * textDeliveryCalls("%3", { sequence: ["{text}", "Enter"], text: "fix the test" });
+ * // [["send-keys", "-l", "-t", "%3", "--", "fix the test"],
+ * //  ["send-keys", "-t", "%3", "--", "Enter"]]
  * ```
  */
-export function textDeliveryArgs(
+export function textDeliveryCalls(
   pane: string,
   delivery: { sequence: readonly string[]; text: string },
-): string[] {
+): string[][] {
   const { sequence, text } = delivery;
-  const commands: string[][] = [];
+  const calls: string[][][] = [[]];
   let named: string[] = [];
+  const current = () => calls[calls.length - 1];
   const flush = () => {
-    if (named.length > 0) commands.push(sendKeysArgs(pane, named));
+    if (named.length > 0) current().push(sendKeysArgs(pane, named));
     named = [];
   };
   for (const element of sequence) {
@@ -71,10 +82,13 @@ export function textDeliveryArgs(
       continue;
     }
     flush();
-    commands.push([SEND_KEYS, "-l", "-t", pane, "--", tmuxArg(text)]);
+    current().push([SEND_KEYS, "-l", "-t", pane, "--", tmuxArg(text)]);
+    calls.push([]);
   }
   flush();
-  return commands.flatMap((command, i) => (i === 0 ? command : [";", ...command]));
+  return calls
+    .filter((commands) => commands.length > 0)
+    .map((commands) => commands.flatMap((command, i) => (i === 0 ? command : [";", ...command])));
 }
 
 /** The pause between two Escape presses that must reach the agent as two keys. */
@@ -120,12 +134,17 @@ export async function sendKeys(
   return "sent";
 }
 
-/** Delivers a text action's message inside its wrapping, in one tmux call (A20). */
-export function sendText(
+/** Delivers a text action's message inside its wrapping (A20), the keys after it a beat later. */
+export async function sendText(
   server: TmuxServer,
   options: { pane: string; sequence: readonly string[]; text: string },
 ): Promise<KeysDelivery> {
-  return deliver(server, textDeliveryArgs(options.pane, options));
+  for (const [i, call] of textDeliveryCalls(options.pane, options).entries()) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, TEXT_SUBMIT_GAP_MS));
+    const delivery = await deliver(server, call);
+    if (delivery === "vanished") return delivery;
+  }
+  return "sent";
 }
 
 async function deliver(server: TmuxServer, args: string[]): Promise<KeysDelivery> {

@@ -6,6 +6,8 @@
  * request that lists the agent's shell tool, gets a call to that tool; anything else gets a short
  * text reply. The word `slow` (any case) stretches a text reply over about ten seconds and delays
  * a tool call by six. Side calls (titles, routing) list no tools, so they only ever get text.
+ * User text with `probe-question`, in a Chat Completions request that lists a `question` tool
+ * (OpenCode), gets a call to that tool asking one question with two options.
  *
  * Everything here is pure: request JSON in, a {@link Script} out.
  *
@@ -31,6 +33,22 @@ export const SLOW_TEXT = "This is a slow reply from the mock model streamed slow
 
 /** The word in a prompt that asks for a tool call. Case-sensitive, as in the probe. */
 export const TOOL_TRIGGER = "probe-tool";
+
+/**
+ * The word in a prompt that asks for a call to the agent's question tool (OpenCode's
+ * `question`), when the request lists one. Case-sensitive.
+ */
+export const QUESTION_TRIGGER = "probe-question";
+
+/** The question the scripted question call asks, and its options. */
+export const PROBE_QUESTION = {
+  question: "Which colour should the probe use?",
+  header: "Probe colour",
+  options: [
+    { label: "Red", description: "the warm one" },
+    { label: "Blue", description: "the cool one" },
+  ],
+};
 
 /** The justification Codex shows after "Reason:" on its approval screen. */
 export const PROBE_JUSTIFICATION = "Do you want to let the mock create probe_created.txt?";
@@ -79,8 +97,11 @@ function pickTool(listed: string[], preferred: readonly string[]): string | unde
 }
 
 /** Turns the user text and the listed tools into a script. */
-function decide(prompt: string, tool: string | undefined): Script {
+function decide(prompt: string, tool: string | undefined, question?: string): Script {
   const slow = SLOW_WORD.test(prompt);
+  if (question !== undefined && prompt.includes(QUESTION_TRIGGER)) {
+    return { kind: "tool", slow, tool: question, prompt };
+  }
   if (tool !== undefined && prompt.includes(TOOL_TRIGGER)) {
     return { kind: "tool", slow, tool, prompt };
   }
@@ -108,7 +129,12 @@ export function scriptAnthropic(body: Json): Script {
   const last = messages.at(-1);
   if (last === undefined) return decide("", undefined);
   const blocks = asArray(last.content).filter(isObject);
-  if (blocks.some((block) => block.type === "tool_result")) return done();
+  // After a prompt denied with Escape, Claude sends the interrupted call's tool_result and the
+  // next prompt in one message: typed text beside the result is a new prompt, not its echo.
+  const typed = blocks.filter((block) =>
+    block.type === "text" && !asString(block.text).trimStart().startsWith("<")
+  );
+  if (blocks.some((block) => block.type === "tool_result") && typed.length === 0) return done();
   return decide(partsText(last.content), pickTool(tools, SHELL_TOOLS.anthropic));
 }
 
@@ -133,7 +159,11 @@ export function scriptChat(body: Json): Script {
   const last = asArray(body.messages).filter(isObject).at(-1);
   if (last === undefined) return decide("", undefined);
   if (last.role === "tool") return done();
-  return decide(partsText(last.content), pickTool(tools, SHELL_TOOLS.chat));
+  return decide(
+    partsText(last.content),
+    pickTool(tools, SHELL_TOOLS.chat),
+    pickTool(tools, ["question"]),
+  );
 }
 
 /** Scripts a Gemini generateContent request (Gemini CLI). */
@@ -146,7 +176,11 @@ export function scriptGemini(body: Json): Script {
   if (last === undefined) return decide("", undefined);
   const parts = asArray(last.parts).filter(isObject);
   if (parts.some((part) => part.functionResponse !== undefined)) return done();
-  return decide(partsText(last.parts), pickTool(tools, SHELL_TOOLS.gemini));
+  // The typed prompt is the entry's last text part: a first prompt follows an environment
+  // block, and after a cancelled tool call Gemini 0.61 sends the earlier prompt and the new one
+  // as parts of one entry (keying on all of it would re-run the earlier probe-tool call).
+  const texts = parts.map((part) => asString(part.text)).filter((text) => text !== "");
+  return decide(texts.at(-1) ?? "", pickTool(tools, SHELL_TOOLS.gemini));
 }
 
 /** Whether a Gemini request is a JSON-mode side call (routing, complexity, next speaker). */
@@ -167,6 +201,7 @@ export function toolArguments(
   api: "anthropic" | "responses" | "chat" | "gemini",
 ): Json {
   const name = tool.toLowerCase();
+  if (name === "question") return { questions: [PROBE_QUESTION] };
   if (api === "responses" && name === "exec_command") {
     return {
       cmd: PROBE_COMMAND,

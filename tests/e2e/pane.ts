@@ -41,8 +41,11 @@ export interface LaunchOptions {
 
 /** Options of {@link AgentPane.passFirstRun}. */
 export interface FirstRunOptions extends WaitOptions {
-  /** Runs before a dialog's keys are sent (the recorder captures the dialog there). */
-  onDialog?: (name: string) => Promise<void>;
+  /**
+   * Runs before a dialog's keys are sent (the recorder captures the dialog there), with the
+   * time the dialog was first seen on screen.
+   */
+  onDialog?: (name: string, seenAt: number) => Promise<void>;
   /** How long the main screen must hold, dialog-free, to count. */
   settleMs?: number;
 }
@@ -53,6 +56,8 @@ export interface SendPromptOptions {
   mock?: MockModel;
   /** How long to wait for the request before pressing Enter again (at most twice more). */
   retryAfterMs?: number;
+  /** How long to wait after the last Enter before giving up. */
+  graceMs?: number;
 }
 
 /** A first-run dialog that was answered, with the screen as it was before the keys. */
@@ -160,9 +165,10 @@ export class AgentPane {
       screen = await this.screen();
       const dialog = pending().find((d) => d.match.test(screen));
       if (dialog) {
+        const seenAt = Date.now();
         // Let the dialog finish drawing before it is captured and answered.
         await sleep(800);
-        if (options.onDialog) await options.onDialog(dialog.name);
+        if (options.onDialog) await options.onDialog(dialog.name, seenAt);
         seen.push({ name: dialog.name, screen });
         await this.sendKeys(dialog.keys);
         const settled = dialog.answered
@@ -202,15 +208,28 @@ export class AgentPane {
     await this.tmux.keys(this.id, "Enter");
     const mock = options.mock;
     if (!mock) return;
+    const carried = () => mock.requests.slice(from).some((r) => r.prompt?.includes(text));
     for (let attempt = 0; attempt < 3; attempt++) {
       const deadline = Date.now() + (options.retryAfterMs ?? 4000);
       while (Date.now() < deadline) {
-        if (mock.requests.slice(from).some((r) => r.prompt?.includes(text))) return;
+        if (carried()) return;
         await sleep(100);
       }
       if (attempt < 2) await this.tmux.keys(this.id, "Enter");
     }
-    throw new Error(`no model request carried the prompt ${JSON.stringify(text)} (${this.id})`);
+    // A loaded machine can hold an agent's first request back for a while: wait, no more keys.
+    const grace = Date.now() + (options.graceMs ?? 20_000);
+    while (Date.now() < grace) {
+      if (carried()) return;
+      await sleep(200);
+    }
+    const screen = (await this.screen().catch(() => "")).split("\n").filter((l) => l.trim())
+      .slice(-12).join("\n  ");
+    throw new Error(
+      `no model request carried the prompt ${
+        JSON.stringify(text)
+      } (${this.id}); screen:\n  ${screen}`,
+    );
   }
 
   /**

@@ -60,6 +60,9 @@ export interface PollResult {
   seconds: number;
   /** How many `tma ls` calls the poll made. */
   calls: number;
+  /** The calls that failed (a `ps` that timed out on a loaded machine), and the last message. */
+  failures: number;
+  lastFailure?: string;
 }
 
 /** Options of {@link TmaCli.create}. */
@@ -150,12 +153,13 @@ export class TmaCli {
     return doc.agents.find((r) => r.pane === pane);
   }
 
-  /** `tma act <name> --pane <pane> --json`: the exit code and the result object. */
+  /** `tma act <name> --pane <pane> --json [more…]`: the exit code and the result object. */
   async act(
     name: string,
     pane: string,
+    more: string[] = [],
   ): Promise<{ code: number; result: ActResult | undefined; stderr: string }> {
-    const out = await this.run(["act", name, "--pane", pane, "--json"]);
+    const out = await this.run(["act", name, "--pane", pane, "--json", ...more]);
     let result: ActResult | undefined;
     try {
       result = JSON.parse(out.stdout) as ActResult;
@@ -178,15 +182,28 @@ export class TmaCli {
     const deadline = start + options.timeoutMs;
     let row: LsRow | undefined;
     let calls = 0;
+    let failures = 0;
+    let lastFailure: string | undefined;
     while (Date.now() < deadline && !options.signal?.aborted) {
-      row = await this.row(pane);
       calls++;
+      try {
+        row = await this.row(pane);
+      } catch (error) {
+        // One failed listing (tma's own deadline on a `ps` that a loaded machine kept waiting)
+        // says nothing about the pane: count it and look again.
+        failures++;
+        lastFailure = error instanceof Error ? error.message : String(error);
+        await sleep(100);
+        continue;
+      }
       const at = Date.now();
-      if (want(row)) return { ok: true, row, at, seconds: (at - start) / 1000, calls };
+      if (want(row)) {
+        return { ok: true, row, at, seconds: (at - start) / 1000, calls, failures, lastFailure };
+      }
       await sleep(100);
     }
     const at = Date.now();
-    return { ok: false, row, at, seconds: (at - start) / 1000, calls };
+    return { ok: false, row, at, seconds: (at - start) / 1000, calls, failures, lastFailure };
   }
 }
 

@@ -139,6 +139,7 @@ async function explain(ctx: CommandContext, pane: string, json: boolean): Promis
       priority: r.priority,
       region: r.region,
       skip_state_update: r.skipStateUpdate,
+      ends_turn: r.endsTurn,
     })),
     verdict: verdict && verdict.action !== "remove"
       ? {
@@ -166,7 +167,8 @@ async function explain(ctx: CommandContext, pane: string, json: boolean): Promis
     (doc.ignored ? ", ignored" : "") + (doc.scrolled ? ", scrolled" : ""),
     ...doc.rules.map((r) =>
       `  ${r.matched ? "✓" : "·"} rules[${r.index}] ${r.state}${r.detail ? `/${r.detail}` : ""} ` +
-      `priority ${r.priority} ${r.region}${r.skip_state_update ? " (history view)" : ""}`
+      `priority ${r.priority} ${r.region}${r.skip_state_update ? " (history view)" : ""}` +
+      (r.ends_turn ? " (ends the turn)" : "")
     ),
     verdict
       ? `verdict: ${verdict.action} ${verdict.state ?? ""}${

@@ -1,11 +1,12 @@
 /**
  * `tma event`: the hook bridge agents reach through `tma-hook` (C101). Every
  * path exits 0 and prints nothing, except the Claude `PermissionRequest` hold
- * answering with Claude's decision object (A25); failures go to
- * `TMA_DEBUG_LOG` (R10).
+ * answering with Claude's decision object (A25) and the statusline shim's
+ * `--kind context --print-status`, whose line the agent renders (I7);
+ * failures go to `TMA_DEBUG_LOG` (R10).
  * @module
  */
-import { type ParsedArgs, stringFlag } from "../args.ts";
+import { boolFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { runHookEvent } from "../../runtime/hook/run.ts";
 
@@ -34,6 +35,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     kind: stringFlag(args.flags, "kind"),
     pane: stringFlag(args.flags, "pane") || ctx.env("TMUX_PANE"),
     payload: stringFlag(args.flags, "payload"),
+    printStatus: boolFlag(args.flags, "print-status"),
     globals: ctx.globals,
     env: (name) => ctx.env(name),
     evidenceAtMs,

@@ -49,7 +49,6 @@ function reason(v: GateVerdict): string | null {
 
 Deno.test("checkGate() A11: identity first: no agent, or an agent the action does not cover, is wrong-agent", () => {
   assertEquals(reason(gate(approve, view({ agent: null }), ctx)), "wrong-agent");
-  assertEquals(reason(gate(approve, view({ agent: "gemini" }), ctx)), "wrong-agent");
   assertEquals(reason(gate(approve, view({ agent: "pi" }), ctx)), "wrong-agent");
 });
 
@@ -59,7 +58,7 @@ Deno.test("checkGate() M34, A17: state and detail gate; --force skips when only"
   assertEquals(reason(gate(approve, view({ detail: "question" }), ctx)), "gated");
   assertEquals(gate(approve, view({ state: "idle" }), { ...ctx, force: true }).ok, true);
   assertEquals(
-    reason(gate(approve, view({ agent: "gemini" }), { ...ctx, force: true })),
+    reason(gate(approve, view({ agent: "pi" }), { ...ctx, force: true })),
     "wrong-agent",
   );
 });

@@ -127,6 +127,10 @@ const rawActionSchema = z.strictObject({
     }),
   ).default([]),
   confirm: z.boolean().default(false),
+  // D65, D67: a delivery ends the state the pane was gated in (an interrupt
+  // ends working, an answer ends blocked), so the broker marks the pane and
+  // the next cycle may settle it without waiting for a hook.
+  settles: z.boolean().default(false),
   detach: z.boolean().optional(),
   timeout_ms: z.int().min(1).default(DEFAULT_TIMEOUT_MS),
   detach_timeout_ms: z.int().min(1).default(DEFAULT_DETACH_TIMEOUT_MS),

@@ -159,7 +159,12 @@ export const regionSchema = z.string().transform((spec, ctx) => {
 /** A parsed region. */
 export type Region = z.infer<typeof regionSchema>;
 
-/** One `[[rules]]` entry (M16-M21). */
+/**
+ * One `[[rules]]` entry (M16-M21). `ends_turn` (D65) marks idle chrome that
+ * proves the turn is over, such as an interrupt marker left as the last
+ * transcript item: it may end a `working` hook claim that no hook ended.
+ * Only an idle rule that is not a history view can carry it.
+ */
 export const ruleSchema = z.strictObject({
   state: claimStateSchema,
   detail: detailTokenSchema.optional(),
@@ -167,6 +172,21 @@ export const ruleSchema = z.strictObject({
   region: regionSchema,
   match: predicateSchema,
   skip_state_update: z.boolean().default(false),
+  ends_turn: z.boolean().default(false),
+}).superRefine((rule, ctx) => {
+  if (!rule.ends_turn) return;
+  const why = rule.state !== "idle"
+    ? `a ${rule.state} rule cannot end a turn`
+    : rule.skip_state_update
+    ? "a history view (skip_state_update) claims no state"
+    : null;
+  if (why === null) return;
+  ctx.addIssue({
+    code: "custom",
+    path: ["ends_turn"],
+    message: `ends_turn marks idle chrome that proves a turn ended, and ${why}; ` +
+      "remove ends_turn or make the rule a plain idle rule",
+  });
 });
 
 /** A parsed screen rule. */

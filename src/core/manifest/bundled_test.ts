@@ -280,7 +280,7 @@ Deno.test("bundled manifests I16 I27 I37 I46 I54 I62: rule slots, priorities and
       m.rules.map((r) =>
         `${r.state}${r.detail ? `/${r.detail}` : ""}@${r.priority} ${r.region.spec}${
           r.skip_state_update ? " skip" : ""
-        }`
+        }${r.ends_turn ? " ends-turn" : ""}`
       ),
     ]),
   );
@@ -294,12 +294,17 @@ Deno.test("bundled manifests I16 I27 I37 I46 I54 I62: rule slots, priorities and
       "working@60 title",
       "idle@50 title",
       "idle@40 tail_lines(6)",
+      "idle@80 visible ends-turn",
+      "blocked/setup@90 visible",
+      "idle@75 visible ends-turn",
     ],
     codex: [
       "blocked/permission@100 tail_lines(24)",
       "working@60 title",
       "working@55 tail_lines(20)",
       "idle@40 tail_lines(6)",
+      "idle@45 visible ends-turn",
+      "blocked/setup@90 visible",
     ],
     cursor: ["blocked/permission@100 visible", "working@10 visible", "idle@5 visible"],
     gemini: [
@@ -307,6 +312,10 @@ Deno.test("bundled manifests I16 I27 I37 I46 I54 I62: rule slots, priorities and
       "working@10 visible",
       "idle@5 tail_lines(8)",
       "idle@5 tail_lines(4)",
+      "blocked/setup@90 tail_lines(18)",
+      "blocked@50 title",
+      "working@5 title",
+      "idle@1 title",
     ],
     opencode: [
       "blocked/permission@100 tail_lines(24)",
@@ -491,18 +500,25 @@ Deno.test("bundled manifests M13: turn_end rides only the turn-ending events", (
   });
 });
 
-Deno.test("bundled manifests A1: approve", () => {
+Deno.test("bundled manifests A1, I40: approve (Gemini's first option's own digit)", () => {
   const a = action("approve");
   assertStrictEquals(a.kind, "keys");
   assertEquals(a.when, { state: ["blocked"], detail: ["permission"] });
-  assertEquals(a.keys, { claude: ["1"], codex: ["y"], cursor: ["y"] });
+  assertEquals(a.keys, { claude: ["1"], codex: ["y"], cursor: ["y"], gemini: ["1"] });
+  assertStrictEquals(a.settles, true);
   assertEquals(a.api, { opencode: { op: "permission-reply", reply: "once" } });
 });
 
-Deno.test("bundled manifests A2: deny", () => {
+Deno.test("bundled manifests A2, I40: deny (Gemini's Escape)", () => {
   const a = action("deny");
   assertEquals(a.when, { state: ["blocked"], detail: ["permission"] });
-  assertEquals(a.keys, { claude: ["Escape"], codex: ["Escape"], cursor: ["n"] });
+  assertEquals(a.keys, {
+    claude: ["Escape"],
+    codex: ["Escape"],
+    cursor: ["n"],
+    gemini: ["Escape"],
+  });
+  assertStrictEquals(a.settles, true);
   assertEquals(a.api, { opencode: { op: "permission-reply", reply: "reject" } });
 });
 

@@ -234,6 +234,21 @@ Deno.test("manifest parse M21: skip_state_update defaults to false", () => {
   );
 });
 
+Deno.test("manifest parse D65: ends_turn defaults to false and is only for plain idle rules", () => {
+  assertStrictEquals(parseAgentManifest(`${BASE}${RULE}`, ORIGIN).rules[0].ends_turn, false);
+  const idle = RULE.replace('"working"', '"idle"');
+  assertStrictEquals(
+    parseAgentManifest(`${BASE}${idle}ends_turn = true\n`, ORIGIN).rules[0].ends_turn,
+    true,
+  );
+  agentError(`${BASE}${RULE}ends_turn = true\n`, "rules[0].ends_turn", /a working rule/);
+  agentError(
+    `${BASE}${idle}ends_turn = true\nskip_state_update = true\n`,
+    "rules[0].ends_turn",
+    /history view/,
+  );
+});
+
 Deno.test("manifest parse M22: a [details] key that collides with a state token is refused", () => {
   agentError(`${BASE}[details]\nidle = { aliases = ["resting"] }\n`, "details.idle", /state token/);
   agentError(`${BASE}[details]\nRate = { aliases = [] }\n`, "details.Rate", /detail token/);

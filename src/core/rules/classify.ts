@@ -50,6 +50,8 @@ export interface RuleResult {
   region: string;
   /** Whether it marks a history view (`skip_state_update`, D15). */
   skipStateUpdate: boolean;
+  /** Whether its match proves the turn ended (`ends_turn`, D65). */
+  endsTurn: boolean;
   /** `rules[N] state[/detail]`, for `debug explain` and verdict reasons. */
   label: string;
 }
@@ -76,6 +78,11 @@ export interface ScreenReading {
    * {@linkcode SLOT_ORDER}, then highest priority, then earliest in the file.
    */
   best: RuleResult | null;
+  /**
+   * The best matched rule that reads the pane body rather than its title, by
+   * the same order: what the screen proves without the title (D65, D67).
+   */
+  bestBody: RuleResult | null;
   /** The best matched history-view rule (highest priority, then earliest), or null. */
   historyView: RuleResult | null;
   /** `freeze` if `historyView`, else `claim` if `best`, else `none`. */
@@ -115,25 +122,28 @@ export function classifyPrepared(manifest: RuleSet, screen: PreparedScreen): Scr
       priority: rule.priority,
       region: rule.region.spec,
       skipStateUpdate: rule.skip_state_update,
+      endsTurn: rule.ends_turn,
       label: `rules[${index}] ${rule.state}${detail === null ? "" : `/${detail}`}`,
     };
   });
   let best: RuleResult | null = null;
+  let bestBody: RuleResult | null = null;
   let historyView: RuleResult | null = null;
   for (const r of results) {
     if (!r.matched) continue;
     if (r.skipStateUpdate) {
       if (historyView === null || r.priority > historyView.priority) historyView = r;
-    } else if (best === null || outranks(r, best)) {
-      best = r;
+      continue;
     }
+    if (best === null || outranks(r, best)) best = r;
+    if (r.region !== "title" && (bestBody === null || outranks(r, bestBody))) bestBody = r;
   }
   const verdict: ScreenVerdict = historyView
     ? { kind: "freeze", rule: historyView }
     : best
     ? { kind: "claim", rule: best }
     : { kind: "none" };
-  return { results, best, historyView, verdict };
+  return { results, best, bestBody, historyView, verdict };
 }
 
 /** Whether `a` beats `b`: earlier slot, then higher priority (ties keep the earlier rule). */

@@ -44,7 +44,7 @@ export interface RulePins {
 /**
  * The descriptor a pin may carry after the index, so a reordered manifest
  * fails loudly: `state[/detail]@priority`, plus ` history` for a
- * `skip_state_update` rule.
+ * `skip_state_update` rule, or ` ends-turn` for an `ends_turn` rule.
  *
  * ```ts
  * // ruleDescriptor(rule) === "blocked/permission@100"
@@ -52,7 +52,8 @@ export interface RulePins {
  */
 export function ruleDescriptor(rule: Rule): string {
   const detail = rule.detail === undefined ? "" : `/${rule.detail}`;
-  return `${rule.state}${detail}@${rule.priority}${rule.skip_state_update ? " history" : ""}`;
+  const kind = rule.skip_state_update ? " history" : rule.ends_turn ? " ends-turn" : "";
+  return `${rule.state}${detail}@${rule.priority}${kind}`;
 }
 
 /** Reads the `# rule:` and `# not-rule:` headers of a fixture. */

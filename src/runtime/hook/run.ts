@@ -2,8 +2,9 @@
  * `tma event` end to end: the command line's flags, config and payload turned
  * into one call of the hook intake (`intake.ts`), or of the telemetry intake
  * for `--kind context` (C101, R10). It never throws and prints nothing but
- * Claude's decision object (A25); every failure is one line in
- * `TMA_DEBUG_LOG`.
+ * Claude's decision object (A25) and, for `--print-status`, the statusline
+ * shim's own line (I7); every failure is one line in `TMA_DEBUG_LOG`, and with
+ * it set every event is logged with its evidence time.
  * @module
  */
 import { resolveHookAction } from "../../core/hook/mapping.ts";
@@ -23,6 +24,8 @@ export interface HookEventRequest {
   pane: string | undefined;
   /** `--payload`: `-` for stdin, a path, or absent for none. */
   payload: string | undefined;
+  /** `--print-status` (with `--kind context`): answer with the shim's own line (I7). */
+  printStatus?: boolean;
   /** The global flags that select manifests, config and server. */
   globals: {
     manifestDir?: string;
@@ -78,9 +81,9 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       onSkip: (problem: string) => skipped.push(problem),
     };
     if (request.kind === "context") {
-      await intakeContextEvent({ request, server, place, rawPayload });
+      const line = await intakeContextEvent({ request, server, place, rawPayload, log });
       for (const problem of skipped) await log(`manifest skipped: ${problem}`);
-      return null;
+      return request.printStatus ? line : null;
     }
     const manifest = await loadHookManifest(request.agent, place);
     for (const problem of skipped) await log(`manifest skipped: ${problem}`);
@@ -117,7 +120,12 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       action,
       listing,
     });
-    if (!result.committed && result.note !== "") await log(result.note);
+    // Every event, stamped or not, with its evidence time: the log is how a
+    // lost or reordered event is found (TMA_DEBUG_LOG unset writes nothing).
+    await log(
+      `${result.committed ? "stamped" : "not stamped"} pane=${result.pane ?? "-"} ` +
+        `at=${request.evidenceAtMs}: ${result.note || "nothing to do"}`,
+    );
     return result.stdout;
   } catch (error) {
     await log(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
@@ -125,25 +133,41 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
   }
 }
 
-/** `--kind context`: the telemetry intake reads the payload (I8). */
+/**
+ * `--kind context`: the telemetry intake reads the payload (I8). Returns the
+ * shim's own status line (I7), "" when there is nothing to say; a stamp that
+ * fails (no pane, no server) still leaves the line.
+ */
 async function intakeContextEvent(options: {
   request: HookEventRequest;
   server: TmuxServer;
   place: Parameters<typeof loadFullManifest>[1];
   rawPayload: string;
-}): Promise<void> {
+  log: (text: string) => Promise<void>;
+}): Promise<string> {
   const { request } = options;
-  if (!request.pane) return;
   const manifest = await loadFullManifest(request.agent!, options.place);
-  if (manifest === null) return;
-  const { intakeContext } = await import("../telemetry/intake.ts");
-  await intakeContext({
-    server: options.server,
-    pane: request.pane,
-    manifest,
-    payload: options.rawPayload,
-    nowMs: request.evidenceAtMs,
-  });
+  if (manifest === null) return "";
+  const [{ intakeContext }, { statusText }] = await Promise.all([
+    import("../telemetry/intake.ts"),
+    import("../../core/telemetry/status_text.ts"),
+  ]);
+  let line = "";
+  try {
+    await intakeContext({
+      server: options.server,
+      // Outside tmux there is no pane to stamp, but the line is still wanted.
+      pane: request.pane || null,
+      manifest,
+      payload: options.rawPayload,
+      nowMs: request.evidenceAtMs,
+      onReading: (reading) => line = statusText(reading),
+    });
+  } catch (error) {
+    if (!request.printStatus) throw error;
+    await options.log(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  }
+  return line;
 }
 
 /** Reads `--payload`: stdin for `-`, a file for a path, nothing when absent. */

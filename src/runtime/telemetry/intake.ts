@@ -21,6 +21,7 @@
  * @module
  */
 import type { ParsedAgentManifest } from "../../core/manifest/parse.ts";
+import type { TelemetryReading } from "../../core/telemetry/reading.ts";
 import { parseTelemetry } from "../../core/telemetry/registry.ts";
 import { acceptsSession } from "../../core/telemetry/session.ts";
 import { formatCarriesTokens, planTelemetryWrites } from "../../core/telemetry/stamp_plan.ts";
@@ -32,14 +33,16 @@ import { writeChains } from "../../tmux/writer.ts";
 export interface IntakeContextOptions {
   /** The tmux server the pane lives on. */
   server: TmuxServer;
-  /** The pane id (`$TMUX_PANE`, `%12`) or a locator. */
-  pane: string;
+  /** The pane id (`$TMUX_PANE`, `%12`) or a locator; null reads the payload and stamps nothing. */
+  pane: string | null;
   /** The manifest of the agent the payload came from; its `[telemetry.context]` picks the parser. */
   manifest: ParsedAgentManifest;
   /** The payload text as the shim forwarded it. */
   payload: string;
   /** Intake time in epoch ms: the evidence time of a pushed payload. */
   nowMs: number;
+  /** Called with the parsed reading before any tmux call (the shim's own line, I7). */
+  onReading?: (reading: TelemetryReading) => void;
 }
 
 /**
@@ -70,6 +73,8 @@ export async function intakeContext(options: IntakeContextOptions): Promise<void
   if (block === undefined || block.channel !== "event") return;
   // Parse before touching tmux: a refused payload costs no tmux call.
   const reading = parseTelemetry(block.format, options.payload, { nowMs: options.nowMs });
+  options.onReading?.(reading);
+  if (options.pane === null) return;
   const facts = await listPane(options.server, options.pane);
   if (facts === null) return;
   if (!acceptsSession(facts.options["@agent_session"], reading.sessionId)) return;
