@@ -7,8 +7,14 @@
  * from the embedded assets (issue 14, item 5).
  *
  * ```ts
+ * import { runProcess } from "./process.ts";
+ * import { withScratchTmux } from "./tmux.ts";
  * await withScratchTmux((scratch) =>
- *   checkEmbeddedAssets(scratch, (args, permissions) => runTmaSomehow(args, permissions)));
+ *   checkEmbeddedAssets(scratch, (args, permissions) =>
+ *     runProcess(Deno.execPath(), {
+ *       args: ["run", "--no-config", ...permissions, "dist/tma.js", ...args],
+ *       env: scratch.env(),
+ *     })));
  * ```
  * @module
  */
