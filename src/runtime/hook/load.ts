@@ -8,7 +8,7 @@
 import type { HookManifest } from "../../core/hook/hook_manifest.ts";
 import { type HookSettings, readHookSettings } from "../../core/hook/settings.ts";
 import type { ParsedAgentManifest } from "../../core/manifest/parse.ts";
-import { bundledAgents } from "../manifest/bundled.ts";
+import { bundledAgents, bundledHookManifest } from "../manifest/bundled.ts";
 import { configDir, type EnvReader } from "../paths.ts";
 
 /** An agent name that is safe to put in a file name: a manifest stem. */
@@ -49,7 +49,7 @@ async function loadManifest<T>(
   agent: string,
   place: LoadPlace,
   parse: (text: string, origin: { path: string; stem: string }) => Promise<T>,
-  fromBundled: (manifest: ParsedAgentManifest) => T,
+  fromBundled: (agent: string) => T | undefined,
 ): Promise<T | null> {
   const user = await userManifestText(agent, place);
   if (user !== null) {
@@ -60,8 +60,7 @@ async function loadManifest<T>(
     }
   }
   if (place.manifestDir || !AGENT_NAME.test(agent)) return null;
-  const bundled = bundledAgents().get(agent);
-  return bundled === undefined ? null : fromBundled(bundled);
+  return fromBundled(agent) ?? null;
 }
 
 /**
@@ -75,7 +74,7 @@ export function loadHookManifest(agent: string, place: LoadPlace): Promise<HookM
     place,
     async (text, origin) =>
       (await import("../../core/hook/hook_manifest.ts")).readHookManifest(text, origin),
-    ({ name, path, identity, hooks }) => ({ name, path, identity, hooks }),
+    bundledHookManifest,
   );
 }
 
@@ -92,7 +91,7 @@ export function loadFullManifest(
     place,
     async (text, origin) =>
       (await import("../../core/manifest/parse.ts")).parseAgentManifest(text, origin),
-    (manifest) => manifest,
+    (name) => bundledAgents().get(name),
   );
 }
 
