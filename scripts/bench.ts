@@ -11,9 +11,11 @@
  *
  * A figure is one entry of {@link FIGURES}: a name, its reference, its
  * subject and its budget. `TMA_BENCH_PAIRS` sets the pairs per figure (15).
- * The Codex rollout tail (scripts/bench_telemetry.ts) and the picker's first
- * frame and one `jump --attention` at 100 panes (scripts/bench_surfaces.ts)
- * follow, each with its own reference.
+ * The Codex rollout tail (scripts/bench_telemetry.ts), prompt to notify
+ * command and an idle `tma wait`'s CPU (scripts/bench_notify.ts), the
+ * picker's first frame and one `jump --attention` at 100 panes
+ * (scripts/bench_surfaces.ts), and a user manifest's linear-time patterns
+ * (scripts/bench_patterns.ts) follow, each with its own reference.
  * @module
  */
 import { countingTmux, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
@@ -349,12 +351,27 @@ async function main(): Promise<void> {
     } catch (error) {
       report.telemetry = `skipped: ${(error as Error).message}`;
     }
+    // Issue 16's figures, self-contained in bench_notify.ts: prompt to notify
+    // command (hooks and a status poll) and an idle wait's CPU per minute.
+    try {
+      const { benchNotify } = await import("./bench_notify.ts");
+      report.notify = await benchNotify();
+    } catch (error) {
+      report.notify = `skipped: ${(error as Error).message}`;
+    }
     // issue 15: the picker's first frame and one jump at 100 panes, each beside tma --version.
     try {
       const { benchSurfaces } = await import("./bench_surfaces.ts");
       report.surfaces = await benchSurfaces();
     } catch (error) {
       report.surfaces = `skipped: ${(error as Error).message}`;
+    }
+    // issue 13 item 1: what a user manifest's linear-time patterns cost at start-up.
+    try {
+      const { benchPatterns } = await import("./bench_patterns.ts");
+      report.user_patterns = await benchPatterns();
+    } catch (error) {
+      report.user_patterns = `skipped: ${(error as Error).message}`;
     }
     console.log(
       `tma bench: each figure is the median of ${PAIRS} adjacent pairs' ratios ` +
@@ -365,9 +382,14 @@ async function main(): Promise<void> {
       console.log(`- ${figure.name}\n    ${describePair(result, figure.budget)}`);
     }
     console.log("telemetry:", JSON.stringify(report.telemetry));
+    console.log("notify:", JSON.stringify(report.notify));
     console.log(
       "surfaces (picker first frame budget 1.5x tma --version, pair by pair):",
       JSON.stringify(report.surfaces),
+    );
+    console.log(
+      "user manifest (re2js) over bundled, status and event, pair by pair:",
+      JSON.stringify(report.user_patterns),
     );
     console.log(JSON.stringify(report));
   } finally {
