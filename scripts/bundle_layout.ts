@@ -34,10 +34,9 @@ export interface LazyChunk {
  * import(...)`), which the build checks.
  */
 export const LAZY_CHUNKS: readonly LazyChunk[] = [
-  {
-    path: "src/deps/dax.ts",
-    why: "dax-sh carries @deno/shim-deno, whose node: imports start the Node layer",
-  },
+  // Empty since issue 13 took dax off the cold tmux path: dax-sh carried
+  // @deno/shim-deno, whose node: imports started the Node layer on every
+  // run of the bundle. A package like it goes here, by its src/deps/ module.
 ];
 
 /** The pattern `deno bundle --external` takes for a chunk: any importer's relative path to it. */
@@ -129,7 +128,7 @@ export function layoutBundle(main: string, chunks: ReadonlyMap<string, string>):
         "find the package that brings it and add its src/deps/ module to LAZY_CHUNKS",
     );
   }
-  return insertAfterPreamble(body, loaderSource(rewritten));
+  return rewritten.size === 0 ? body : insertAfterPreamble(body, loaderSource(rewritten));
 }
 
 /**

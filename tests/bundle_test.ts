@@ -2,7 +2,7 @@
  * U45: the single-file bundle runs with `deno run --no-config` under the
  * documented permissions, from a folder with no deno.json, and carries its
  * npm packages and manifests inside. Its start-up imports no `node:` module
- * (the cold dax chunk waits inside the file, issue 14), and with reads and
+ * (issue 14: one would start Deno's Node layer on every run), and with reads and
  * writes limited to a scratch folder it still finds its manifests, actions
  * and hook files: what a compiled binary carries, it carries.
  * @module

@@ -116,8 +116,15 @@ Deno.test("loaders D64: each bundled hook slice (what tma event decodes alone) e
       path: `bundled:manifests/${stem}.toml`,
       stem,
     });
-    assertEquals(bundledHookManifest(stem), { name, path, identity, hooks }, stem);
+    // The fresh parse compiles for the linear engine, the slice for the native one.
+    assertEquals(
+      encodeValidated(bundledHookManifest(stem)),
+      encodeValidated({ name, path, identity, hooks }),
+      stem,
+    );
   }
+  const claude = bundledHookManifest("claude")!.hooks!.map.find((e) => e.matcher)!.matcher!;
+  assert(claude.re instanceof RegExp && claude.re.test("permission_prompt"), "a live RegExp");
   assertEquals(bundledHookManifest("nobody"), undefined);
   assertEquals(bundledHookManifest("constructor"), undefined);
 });

@@ -2,7 +2,7 @@
  * What a compiled binary must carry, checked on the runs we can make here
  * (`deno compile` cannot download its runtime): the bundle and the from-URL
  * run, with `--allow-read` and `--allow-write` limited to a scratch folder
- * (and tmux's own folder, which dax's lookup of `tmux` stats), so no file of
+ * (and tmux's own folder, where the binary is looked up), so no file of
  * the checkout is readable and every manifest, action and hook file must come
  * from the embedded assets (issue 14, item 5).
  *
@@ -57,7 +57,8 @@ export function scratchPermissions(scratch: ScratchTmux): string[] {
 /**
  * Lists a stand-in Claude (the bundled manifests), lists the bundled
  * actions, writes the hook wrapper (the embedded integration, byte for byte)
- * and, when `keys` is set, installs the tmux keys (dax's cold path).
+ * and, when `keys` is set, installs the tmux keys (the embedded tmux.conf
+ * lines, loaded into the server).
  */
 export async function checkEmbeddedAssets(
   scratch: ScratchTmux,
@@ -88,7 +89,6 @@ export async function checkEmbeddedAssets(
   );
 
   if (options.keys) {
-    // install-keys reloads tmux through dax (the bundle's lazy chunk).
     const keys = await tma(["install-keys", "--yes"]);
     assertEquals(keys.code, 0, keys.stderr);
     assertMatch(keys.stdout + keys.stderr, /loaded into the running tmux server/);
