@@ -1,30 +1,126 @@
 /**
- * `deno task bench`: the figures the issues budget, measured on scratch tmux
- * servers with stand-in agents (never by a timed test).
+ * `deno task bench`: the figures the issues budget, each timed pair by pair
+ * against its reference in the same run (scripts/bench_pairs.ts), on scratch
+ * tmux servers with stand-in agents. Never a timed test.
  *
- * - one `tma status` cycle at 10, 50 and 100 agent panes: wall time, tmux
- *   processes spawned, captures; the same for a quiet cycle (no output);
- * - `tma --version`, the baseline a quiet cycle at 100 panes is held to;
- * - one `tma-hook claude PreToolUse` fire against an empty Deno script;
- * - the Codex rollout tail read at 1 MiB and 50 MiB;
- * - prompt to notify command, with hooks and with a status poll, and the CPU
- *   an idle `tma wait` spends per minute (`bench_notify.ts`);
- * - the picker's first frame and one `jump --attention` at 100 panes
- *   (scripts/bench_surfaces.ts);
- * - `tma status` and `tma event` with a user manifest (its patterns on the
- *   linear-time engine) against the bundled one (scripts/bench_patterns.ts).
+ * The references are the true floors, an empty `deno run --no-config` script
+ * outside the repository and `sh -c :`, or another figure's run where the
+ * budget is relative (the bundle against the module graph, a status poll
+ * against `tma --version`). tma runs as users run it: installed with the
+ * README's `deno install` line, or as the single-file bundle.
+ *
+ * A figure is one entry of {@link FIGURES}: a name, its reference, its
+ * subject and its budget. `TMA_BENCH_PAIRS` sets the pairs per figure (15).
+ * The Codex rollout tail (scripts/bench_telemetry.ts), prompt to notify
+ * command and an idle `tma wait`'s CPU (scripts/bench_notify.ts), the
+ * picker's first frame and one `jump --attention` at 100 panes
+ * (scripts/bench_surfaces.ts), and a user manifest's linear-time patterns
+ * (scripts/bench_patterns.ts) follow, each with its own reference.
  * @module
  */
-import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
-import { countingTmux, runTma, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
+import { countingTmux, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
+import {
+  describePair,
+  emptyDeno,
+  measurePairs,
+  type PairResult,
+  round2,
+  type Run,
+  shNoop,
+  spread,
+} from "./bench_pairs.ts";
+import {
+  bundledTma,
+  hookFire,
+  installReadmeTma,
+  type TmaFlavor,
+  tmaRun,
+  wrapperOnly,
+} from "./bench_subjects.ts";
 
-const REPO = new URL("../", import.meta.url).pathname;
-const RUNS = Number(Deno.env.get("TMA_BENCH_RUNS") ?? "9");
+const PAIRS = Number(Deno.env.get("TMA_BENCH_PAIRS") ?? "15");
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+/** What the figures are measured on, built once per bench run. */
+interface Bench {
+  empty: Run;
+  sh: Run;
+  installed: Flavors;
+  bundled: Flavors;
 }
+
+/** The runs of one way of running tma. */
+interface Flavors {
+  version: Run;
+  fire: Run;
+  /** A quiet `tma status` at 100 idle panes, each in a wall-clock second of its own (D53). */
+  quiet100: Run;
+}
+
+/** One budgeted (or informative) figure: a subject over its reference. */
+interface Figure {
+  name: string;
+  reference(bench: Bench): Run;
+  subject(bench: Bench): Run;
+  /** The ratio the issue allows; none for a figure shown for context. */
+  budget?: number;
+}
+
+/**
+ * Every figure, in report order. Add one here: its name, what it is measured
+ * against, what is measured and the budget.
+ */
+const FIGURES: Figure[] = [
+  {
+    name: "floor: one process",
+    reference: (b) => b.empty,
+    subject: (b) => b.sh,
+  },
+  {
+    name: "tma --version, installed",
+    reference: (b) => b.empty,
+    subject: (b) => b.installed.version,
+  },
+  {
+    name: "the wrapper alone (no tma)",
+    reference: (b) => b.sh,
+    subject: () => wrapperOnly({ PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" }),
+  },
+  {
+    name: "hook fire through the installed tma (issue 14, item 2)",
+    reference: (b) => b.empty,
+    subject: (b) => b.installed.fire,
+    budget: 1.5,
+  },
+  {
+    name: "quiet status at 100 panes over --version (item 4)",
+    reference: (b) => b.installed.version,
+    subject: (b) => b.installed.quiet100,
+    budget: 1.5,
+  },
+  {
+    name: "bundle --version over the module graph (item 3)",
+    reference: (b) => b.installed.version,
+    subject: (b) => b.bundled.version,
+    budget: 1.2,
+  },
+  {
+    name: "bundle hook fire over the module graph (item 3)",
+    reference: (b) => b.installed.fire,
+    subject: (b) => b.bundled.fire,
+    budget: 1.2,
+  },
+  {
+    name: "bundle quiet status at 100 panes over the module graph (item 3)",
+    reference: (b) => b.installed.quiet100,
+    subject: (b) => b.bundled.quiet100,
+    budget: 1.2,
+  },
+  {
+    name: "bundle hook fire over the empty script",
+    reference: (b) => b.empty,
+    subject: (b) => b.bundled.fire,
+  },
+];
 
 /**
  * Waits for the start of the next wall-clock second, so the stampede guard
@@ -53,199 +149,136 @@ const IDLE_SCREEN = [
   "  ⏵⏵ accept edits on (shift+tab to cycle)",
 ].join("\n");
 
+/** Starts `panes` idle Claude stand-ins. */
+async function idleAgents(t: ScratchTmux, panes: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < panes; i++) {
+    const standIn = await t.standIn("claude", { title: "✳ Claude Code" });
+    await standIn.draw(IDLE_SCREEN);
+    ids.push(standIn.pane);
+  }
+  return ids;
+}
+
+/** Runs `tma <args>` of a flavor against a scratch server and returns its stderr. */
+async function tma(
+  flavor: TmaFlavor,
+  t: ScratchTmux,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<string> {
+  const out = await new Deno.Command(flavor.bin, {
+    args: ["--socket-name", t.socketName, ...args],
+    env: { ...t.env(env), PATH: `${flavor.binDir}:${t.env().PATH}` },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  return new TextDecoder().decode(out.stderr);
+}
+
 function capturesOf(stderr: string): number {
   return Number(/capture (\d+),/.exec(stderr)?.[1] ?? "-1");
 }
 
-async function cycleFigures(t: ScratchTmux, panes: number) {
-  for (let i = 0; i < panes; i++) {
-    const standIn = await t.standIn("claude", { title: "✳ Claude Code" });
-    await standIn.draw(IDLE_SCREEN);
-  }
+/** One row of the cycle table. */
+interface CycleRow {
+  panes: number;
+  cycle_ms: number;
+  cycle_tmux_spawns: number;
+  cycle_captures: number;
+  quiet_ms: number;
+  quiet_tmux_spawns: number;
+  quiet_captures: number;
+}
+
+/**
+ * The detection cycle at `panes` idle panes: one where every pane is
+ * captured (stamps' hashes removed first, D54) and a quiet one, with the
+ * tmux processes each spawns and the captures it made.
+ */
+async function cycleRow(flavor: TmaFlavor, t: ScratchTmux, panes: number): Promise<CycleRow> {
   const counter = await countingTmux(t.dir);
-  // A cycle where every pane needs a capture: stamps removed first.
-  const active: number[] = [];
-  let activeSpawns = 0;
-  let activeCaptures = 0;
-  // Without a hash a pane counts as never captured (D54), so every pane is captured.
   const forgetCaptures = async () => {
     for (const pane of (await t.tmux("list-panes", "-a", "-F", "#{pane_id}")).trim().split("\n")) {
       await t.tmux("set-option", "-pu", "-t", pane, "@agent_hash");
     }
   };
-  for (let run = 0; run < Math.max(3, Math.floor(RUNS / 2)); run++) {
+  const runs = Math.max(3, Math.floor(PAIRS / 3));
+  const active: number[] = [];
+  let activeCaptures = -1;
+  for (let run = 0; run < runs; run++) {
     await forgetCaptures();
     await nextSecond();
     let stderr = "";
     active.push(
       await timed(async () => {
-        stderr = (await runTma(t, ["--debug-timing", "status"])).stderr;
+        stderr = await tma(flavor, t, ["--debug-timing", "status"]);
       }),
     );
     activeCaptures = capturesOf(stderr);
   }
   await forgetCaptures();
   await nextSecond();
-  await runTma(t, ["status"], { env: { TMA_TMUX_BIN: counter.bin } });
-  activeSpawns = await counter.count();
-  // Quiet: let window activity fall behind the stamps, settle, then measure.
-  await new Promise((r) => setTimeout(r, 1100));
-  await nextSecond();
-  await runTma(t, ["status"]);
+  await tma(flavor, t, ["status"], { TMA_TMUX_BIN: counter.bin });
+  const activeSpawns = await counter.count();
+  await settleQuiet(flavor, t);
   const quiet: number[] = [];
-  // A `tma --version` run just before each quiet cycle, both after the same
-  // idle wait, so the budget's ratio compares runs made under the same load.
-  const version: number[] = [];
   let quietCaptures = -1;
-  for (let run = 0; run < RUNS; run++) {
+  for (let run = 0; run < runs; run++) {
     await nextSecond();
-    version.push(await timed(() => runTma(t, ["--version"])));
     let stderr = "";
     quiet.push(
       await timed(async () => {
-        stderr = (await runTma(t, ["--debug-timing", "status"])).stderr;
+        stderr = await tma(flavor, t, ["--debug-timing", "status"]);
       }),
     );
     quietCaptures = capturesOf(stderr);
   }
   await nextSecond();
-  await runTma(t, ["status"], { env: { TMA_TMUX_BIN: counter.bin } });
-  const quietSpawns = await counter.count();
+  await tma(flavor, t, ["status"], { TMA_TMUX_BIN: counter.bin });
   return {
     panes,
-    cycle_ms: Math.round(median(active)),
+    cycle_ms: Math.round(spread(active).median),
     cycle_tmux_spawns: activeSpawns,
     cycle_captures: activeCaptures,
-    quiet_ms: Math.round(median(quiet)),
-    quiet_tmux_spawns: quietSpawns,
+    quiet_ms: Math.round(spread(quiet).median),
+    quiet_tmux_spawns: await counter.count(),
     quiet_captures: quietCaptures,
-    version_ms: Math.round(median(version)),
-    // Each quiet cycle over the --version run made just before it: a pair
-    // shares the machine's load of the moment, so the median of the pairs'
-    // ratios is the steadiest figure on a machine whose load drifts.
-    quiet_over_version: Number(median(quiet.map((ms, i) => ms / version[i])).toFixed(2)),
   };
 }
 
-async function versionMs(): Promise<number> {
-  return await withScratchTmux(async (t) => {
-    const runs: number[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await timed(() => runTma(t, ["--version"])));
-    return Math.round(median(runs));
-  });
+/** Lets window activity fall behind the stamps, then runs one cycle, so the next ones are quiet. */
+async function settleQuiet(flavor: TmaFlavor, t: ScratchTmux): Promise<void> {
+  await new Promise((r) => setTimeout(r, 1100));
+  await nextSecond();
+  await tma(flavor, t, ["status"]);
 }
 
-async function emptyScriptMs(): Promise<number> {
-  const dir = await Deno.makeTempDir();
-  const file = `${dir}/empty.ts`;
-  await Deno.writeTextFile(file, "\n");
-  const runs: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    runs.push(
-      await timed(() =>
-        new Deno.Command(Deno.execPath(), { args: ["run", "--quiet", file] }).output()
-      ),
-    );
-  }
-  await Deno.remove(dir, { recursive: true });
-  return Math.round(median(runs));
+function flavors(
+  flavor: TmaFlavor,
+  options: { hooks: ScratchTmux; hookPane: string; status: ScratchTmux },
+): Flavors {
+  const { hooks, status } = options;
+  return {
+    version: tmaRun(flavor, "tma --version", ["--version"], { env: hooks.env() }),
+    fire: hookFire(flavor, {
+      env: hooks.env(),
+      pane: options.hookPane,
+      socketName: hooks.socketName,
+    }),
+    quiet100: tmaRun(flavor, "quiet tma status at 100 panes", [
+      "--socket-name",
+      status.socketName,
+      "status",
+    ], { env: status.env(), prepare: nextSecond }),
+  };
 }
 
-async function hookFireMs(): Promise<number | null> {
-  const wrapper = `${REPO}integrations/tma-hook`;
-  try {
-    await Deno.stat(wrapper);
-  } catch {
-    return null;
-  }
-  return await withScratchTmux(async (t) => {
-    const bin = `${t.dir}/tma`;
-    await Deno.writeTextFile(
-      bin,
-      `#!/bin/sh\nexec '${Deno.execPath()}' run --quiet ${
-        RUN_PERMISSIONS.join(" ")
-      } '${REPO}mod.ts' "$@"\n`,
-    );
-    await Deno.chmod(bin, 0o755);
-    const standIn = await t.standIn("claude");
-    const payload = JSON.stringify({
-      session_id: "bench-session",
-      hook_event_name: "PreToolUse",
-      tool_name: "Bash",
-      tool_input: { command: "ls" },
-    });
-    const runs: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      runs.push(
-        await timed(async () => {
-          const child = new Deno.Command("sh", {
-            args: [wrapper, "claude", "PreToolUse"],
-            env: t.env({ TMA_BIN: bin, TMUX_PANE: standIn.pane, TMA_HOOK_SOCKET: t.socketName }),
-            clearEnv: true,
-            stdin: "piped",
-            stdout: "null",
-            stderr: "null",
-          }).spawn();
-          const writer = child.stdin.getWriter();
-          await writer.write(new TextEncoder().encode(payload));
-          await writer.close();
-          await child.status;
-        }),
-      );
-    }
-    return Math.round(median(runs));
-  });
-}
-
-async function main(): Promise<void> {
-  const report: Record<string, unknown> = {};
-  const version = await versionMs();
-  report.version_ms = version;
-  const cycles = [];
-  for (const panes of [10, 50, 100]) {
-    cycles.push(await withScratchTmux((t) => cycleFigures(t, panes)));
-  }
-  report.cycles = cycles;
-  const quiet100 = cycles.find((c) => c.panes === 100)!;
-  // The budget compares each quiet cycle with the --version run made beside it.
-  report.quiet_100_over_version = quiet100.quiet_over_version;
-  const empty = await emptyScriptMs();
-  report.empty_deno_script_ms = empty;
-  const hook = await hookFireMs();
-  report.hook_fire_ms = hook;
-  report.hook_over_empty = hook === null ? null : Number((hook / empty).toFixed(2));
-  try {
-    const { benchTelemetry } = await import("./bench_telemetry.ts");
-    report.telemetry = await benchTelemetry();
-  } catch (error) {
-    report.telemetry = `skipped: ${(error as Error).message}`;
-  }
-  // Issue 16's figures, self-contained in bench_notify.ts: prompt to notify
-  // command (hooks and a status poll) and an idle wait's CPU per minute.
-  try {
-    const { benchNotify } = await import("./bench_notify.ts");
-    report.notify = await benchNotify();
-  } catch (error) {
-    report.notify = `skipped: ${(error as Error).message}`;
-  }
-  // issue 15: the picker's first frame and one jump at 100 panes, each beside tma --version.
-  try {
-    const { benchSurfaces } = await import("./bench_surfaces.ts");
-    report.surfaces = await benchSurfaces();
-  } catch (error) {
-    report.surfaces = `skipped: ${(error as Error).message}`;
-  }
-  // issue 13 item 1: what a user manifest's linear-time patterns cost at start-up.
-  try {
-    const { benchPatterns } = await import("./bench_patterns.ts");
-    report.user_patterns = await benchPatterns();
-  } catch (error) {
-    report.user_patterns = `skipped: ${(error as Error).message}`;
-  }
-  console.log("tma bench (medians of", RUNS, "runs; times in ms)");
-  console.log(`tma --version: ${version} ms; empty deno script: ${empty} ms`);
-  console.log("panes  cycle_ms  spawns  captures | quiet_ms  spawns  captures");
-  for (const c of cycles) {
+function printCycles(rows: CycleRow[]): void {
+  console.log("panes  cycle_ms  spawns  captures | quiet_ms  spawns  captures  (installed tma)");
+  for (const c of rows) {
     console.log(
       `${String(c.panes).padStart(5)}  ${String(c.cycle_ms).padStart(8)}  ${
         String(c.cycle_tmux_spawns).padStart(6)
@@ -254,29 +287,116 @@ async function main(): Promise<void> {
       }  ${String(c.quiet_captures).padStart(8)}`,
     );
   }
-  console.log(
-    `quiet cycle at 100 panes / the tma --version run beside it, median of ${RUNS} pairs: ` +
-      `${report.quiet_100_over_version} (budget 2; ratio of the medians ` +
-      `${
-        (quiet100.quiet_ms / quiet100.version_ms).toFixed(2)
-      }, --version ${quiet100.version_ms} ms)`,
-  );
-  console.log(
-    hook === null
-      ? "hook fire: skipped (integrations/tma-hook not present)"
-      : `tma-hook claude PreToolUse: ${hook} ms = ${report.hook_over_empty} x empty script (budget 2.5)`,
-  );
-  console.log("telemetry:", JSON.stringify(report.telemetry));
-  console.log("notify:", JSON.stringify(report.notify));
-  console.log(
-    "surfaces (picker first frame budget 1.5x tma --version, pair by pair):",
-    JSON.stringify(report.surfaces),
-  );
-  console.log(
-    "user manifest (re2js) over bundled, status and event, pair by pair:",
-    JSON.stringify(report.user_patterns),
-  );
-  console.log(JSON.stringify(report));
+}
+
+function figureJson(figure: Figure, result: PairResult) {
+  return {
+    name: figure.name,
+    subject: result.subject.label,
+    reference: result.reference.label,
+    subject_ms: Math.round(result.subjectMs.median),
+    reference_ms: Math.round(result.referenceMs.median),
+    ratio: round2(result.ratio.median),
+    ratio_q1: round2(result.ratio.q1),
+    ratio_q3: round2(result.ratio.q3),
+    pairs: result.pairs,
+    budget: figure.budget ?? null,
+    met: figure.budget === undefined ? null : result.ratio.median <= figure.budget,
+  };
+}
+
+async function main(): Promise<void> {
+  const empty = await emptyDeno();
+  const installed = await installReadmeTma();
+  const bundled = await bundledTma();
+  const report: Record<string, unknown> = {};
+  try {
+    const cycles: CycleRow[] = [];
+    for (const panes of [10, 50]) {
+      cycles.push(
+        await withScratchTmux(async (t) => {
+          await idleAgents(t, panes);
+          return await cycleRow(installed, t, panes);
+        }),
+      );
+    }
+    const figures = await withScratchTmux(async (status) => {
+      await idleAgents(status, 100);
+      cycles.push(await cycleRow(installed, status, 100));
+      await settleQuiet(installed, status);
+      return await withScratchTmux(async (hooks) => {
+        const [hookPane] = await idleAgents(hooks, 1);
+        const options = { hooks, hookPane, status };
+        const bench: Bench = {
+          empty: empty.run,
+          sh: shNoop(),
+          installed: flavors(installed, options),
+          bundled: flavors(bundled, options),
+        };
+        const results: [Figure, PairResult][] = [];
+        for (const figure of FIGURES) {
+          results.push([
+            figure,
+            await measurePairs(figure.reference(bench), figure.subject(bench), PAIRS),
+          ]);
+        }
+        return results;
+      });
+    });
+    report.cycles = cycles;
+    report.figures = figures.map(([figure, result]) => figureJson(figure, result));
+    try {
+      const { benchTelemetry } = await import("./bench_telemetry.ts");
+      report.telemetry = await benchTelemetry();
+    } catch (error) {
+      report.telemetry = `skipped: ${(error as Error).message}`;
+    }
+    // Issue 16's figures, self-contained in bench_notify.ts: prompt to notify
+    // command (hooks and a status poll) and an idle wait's CPU per minute.
+    try {
+      const { benchNotify } = await import("./bench_notify.ts");
+      report.notify = await benchNotify();
+    } catch (error) {
+      report.notify = `skipped: ${(error as Error).message}`;
+    }
+    // issue 15: the picker's first frame and one jump at 100 panes, each beside tma --version.
+    try {
+      const { benchSurfaces } = await import("./bench_surfaces.ts");
+      report.surfaces = await benchSurfaces();
+    } catch (error) {
+      report.surfaces = `skipped: ${(error as Error).message}`;
+    }
+    // issue 13 item 1: what a user manifest's linear-time patterns cost at start-up.
+    try {
+      const { benchPatterns } = await import("./bench_patterns.ts");
+      report.user_patterns = await benchPatterns();
+    } catch (error) {
+      report.user_patterns = `skipped: ${(error as Error).message}`;
+    }
+    console.log(
+      `tma bench: each figure is the median of ${PAIRS} adjacent pairs' ratios ` +
+        "(subject over reference, q1-q3 beside it); times are medians in ms",
+    );
+    printCycles(cycles);
+    for (const [figure, result] of figures) {
+      console.log(`- ${figure.name}\n    ${describePair(result, figure.budget)}`);
+    }
+    console.log("telemetry:", JSON.stringify(report.telemetry));
+    console.log("notify:", JSON.stringify(report.notify));
+    console.log(
+      "surfaces (picker first frame budget 1.5x tma --version, pair by pair):",
+      JSON.stringify(report.surfaces),
+    );
+    console.log(
+      "user manifest (re2js) over bundled, status and event, pair by pair:",
+      JSON.stringify(report.user_patterns),
+    );
+    console.log(JSON.stringify(report));
+  } finally {
+    await bundled.dispose();
+    await installed.dispose();
+    await empty.dispose();
+  }
 }
 
 if (import.meta.main) await main();

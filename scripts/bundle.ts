@@ -2,6 +2,8 @@
  * Builds the single-file bundle `dist/tma.js` (U45): refreshes the embedded
  * manifests and hooks, then runs `deno bundle` with every npm package inlined,
  * so the file runs with `deno run --no-config` and no `deno.json` beside it.
+ * Cold packages that would slow every start-up ride inside it as lazy chunks
+ * (scripts/bundle_layout.ts).
  *
  * ```sh
  * deno task bundle                    # writes dist/tma.js
@@ -13,6 +15,7 @@
  */
 import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { renderBundledAssets } from "./embed_assets.ts";
+import { externalPattern, layoutBundle, LAZY_CHUNKS } from "./bundle_layout.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -50,10 +53,44 @@ export async function buildBundle(options: BundleOptions = {}): Promise<BundleRe
   const url = new URL(options.output ?? DEFAULT_BUNDLE_PATH, ROOT);
   const path = decodeURIComponent(url.pathname);
   await Deno.mkdir(new URL(".", url), { recursive: true });
+  const scratch = await Deno.makeTempDir({ prefix: "tma-bundle-build-" });
+  try {
+    // The lazy chunks stay out of the main file's module graph and are
+    // bundled each on its own (scripts/bundle_layout.ts).
+    const externals = LAZY_CHUNKS.map((chunk) => `--external=${externalPattern(chunk)}`);
+    await denoBundle([...externals, "mod.ts"], `${scratch}/main.js`);
+    const chunks = new Map<string, string>();
+    for (const [i, chunk] of LAZY_CHUNKS.entries()) {
+      await denoBundle([chunk.path], `${scratch}/chunk${i}.js`);
+      chunks.set(chunk.path, await Deno.readTextFile(`${scratch}/chunk${i}.js`));
+    }
+    const body = layoutBundle(await Deno.readTextFile(`${scratch}/main.js`), chunks);
+    // A shebang makes the bundle executable as it is, under the same permissions.
+    const shebang = `#!/usr/bin/env -S deno run --no-config ${RUN_PERMISSIONS.join(" ")}\n`;
+    await Deno.writeTextFile(path, body.startsWith("#!") ? body : shebang + body);
+  } finally {
+    await Deno.remove(scratch, { recursive: true }).catch(() => undefined);
+  }
+  await Deno.chmod(path, 0o755);
+  return { path, bytes: (await Deno.stat(path)).size };
+}
+
+/** One `deno bundle` run from the repository root into `output`. */
+async function denoBundle(args: readonly string[], output: string): Promise<void> {
   const out = await new Deno.Command(Deno.execPath(), {
     // `--packages bundle` inlines the npm packages: the file needs no
     // node_modules, no npm resolution and no deno.json when it runs.
-    args: ["bundle", "--quiet", "--platform", "deno", "--packages", "bundle", "-o", path, "mod.ts"],
+    args: [
+      "bundle",
+      "--quiet",
+      "--platform",
+      "deno",
+      "--packages",
+      "bundle",
+      "-o",
+      output,
+      ...args,
+    ],
     cwd: ROOT.pathname,
     stdin: "null",
     stdout: "inherit",
@@ -63,12 +100,6 @@ export async function buildBundle(options: BundleOptions = {}): Promise<BundleRe
     const detail = new TextDecoder().decode(out.stderr).trim();
     throw new Error(`deno bundle failed (exit ${out.code}):\n${detail}`);
   }
-  // A shebang makes the bundle executable as it is, under the same permissions.
-  const shebang = `#!/usr/bin/env -S deno run --no-config ${RUN_PERMISSIONS.join(" ")}\n`;
-  const body = await Deno.readTextFile(path);
-  await Deno.writeTextFile(path, body.startsWith("#!") ? body : shebang + body);
-  await Deno.chmod(path, 0o755);
-  return { path, bytes: (await Deno.stat(path)).size };
 }
 
 /** Formats a byte count as KiB or MiB with one decimal. */

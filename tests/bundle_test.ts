@@ -1,11 +1,15 @@
 /**
  * U45: the single-file bundle runs with `deno run --no-config` under the
  * documented permissions, from a folder with no deno.json, and carries its
- * npm packages and manifests inside.
+ * npm packages and manifests inside. Its start-up imports no `node:` module
+ * (issue 14: one would start Deno's Node layer on every run), and with reads and
+ * writes limited to a scratch folder it still finds its manifests, actions
+ * and hook files: what a compiled binary carries, it carries.
  * @module
  */
 import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
 import { HAS_TMUX, withScratchTmux } from "./harness/tmux.ts";
+import { checkEmbeddedAssets } from "./harness/embedded_assets.ts";
 import { buildBundle } from "../scripts/bundle.ts";
 import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { ENGINE_VERSION } from "../src/core/version.ts";
@@ -20,10 +24,11 @@ interface Run {
 async function runBundle(
   bundle: string,
   args: string[],
-  options: { cwd: string; env?: Record<string, string> },
+  options: { cwd: string; env?: Record<string, string>; permissions?: readonly string[] },
 ): Promise<Run> {
+  const permissions = options.permissions ?? RUN_PERMISSIONS;
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "--no-config", ...RUN_PERMISSIONS, bundle, ...args],
+    args: ["run", "--quiet", "--no-config", ...permissions, bundle, ...args],
     cwd: options.cwd,
     env: options.env,
     clearEnv: options.env !== undefined,
@@ -43,6 +48,13 @@ Deno.test("dist/tma.js U45: the bundle runs with deno run --no-config and the do
     assert(!/from\s*["']npm:/.test(text), "the bundle still imports an npm: specifier");
     const cwd = `${dir}/elsewhere`;
     await Deno.mkdir(cwd);
+
+    await t.step("the start-up imports no node: module (U45, issue 14)", () => {
+      const staticNode = text.split("\n").filter((line) =>
+        /^import\b.*\bfrom\s*["']node:/.test(line)
+      );
+      assertEquals(staticNode, [], "a static node: import starts Deno's Node layer on every run");
+    });
 
     await t.step("--version prints tma <version>", async () => {
       const run = await runBundle(path, ["--version"], { cwd });
@@ -69,6 +81,18 @@ Deno.test("dist/tma.js U45: the bundle runs with deno run --no-config and the do
           const doc = JSON.parse(run.stdout);
           assertEquals(doc.schema, 1);
           assert(Array.isArray(doc.agents), run.stdout);
+        }),
+    });
+
+    await t.step({
+      name: "reads and writes limited to a scratch folder: embedded manifests, actions, hook files",
+      ignore: !HAS_TMUX,
+      fn: () =>
+        withScratchTmux(async (scratch) => {
+          const bundle = `${scratch.dir}/tma.js`;
+          await Deno.copyFile(path, bundle);
+          await checkEmbeddedAssets(scratch, (args, permissions) =>
+            runBundle(bundle, args, { cwd: scratch.home, env: scratch.env(), permissions }));
         }),
     });
   } finally {

@@ -3,11 +3,13 @@
  * deno.json and no import map. The repository is served read-only over
  * loopback HTTP and run from an empty folder, which proves that no module
  * needs a bare specifier resolved by a local config (every external import is
- * a full `npm:` specifier in `src/deps/`).
+ * a full `npm:` specifier in `src/deps/`). Run with reads limited to a scratch
+ * folder, it still finds its manifests, actions and hook files (issue 14).
  * @module
  */
 import { assert, assertEquals } from "./harness/assert.ts";
 import { HAS_TMUX, withScratchTmux } from "./harness/tmux.ts";
+import { checkEmbeddedAssets } from "./harness/embedded_assets.ts";
 import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { ENGINE_VERSION } from "../src/core/version.ts";
 
@@ -40,7 +42,7 @@ function serveRepository(): Deno.HttpServer<Deno.NetAddr> {
 async function runFromUrl(
   base: string,
   args: string[],
-  options: { cwd: string; env?: Record<string, string> },
+  options: { cwd: string; env?: Record<string, string>; permissions?: readonly string[] },
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const host = new URL(base).host;
   const out = await new Deno.Command(Deno.execPath(), {
@@ -49,7 +51,7 @@ async function runFromUrl(
       "--quiet",
       "--no-config",
       `--allow-import=${host}`,
-      ...RUN_PERMISSIONS,
+      ...options.permissions ?? RUN_PERMISSIONS,
       `${base}/mod.ts`,
       ...args,
     ],
@@ -90,6 +92,21 @@ Deno.test("tma runs from a URL with no deno.json beside it", async (t) => {
           assertEquals(doc.schema, 1);
           assert(Array.isArray(doc.agents), run.stdout);
         }),
+    });
+
+    // What a compiled binary carries: nothing of the checkout is readable.
+    await t.step({
+      name: "reads and writes limited to a scratch folder: embedded manifests, actions, hook files",
+      ignore: !HAS_TMUX,
+      fn: () =>
+        withScratchTmux((scratch) =>
+          checkEmbeddedAssets(
+            scratch,
+            (args, permissions) =>
+              runFromUrl(base, args, { cwd: scratch.home, env: scratch.env(), permissions }),
+            { keys: false },
+          )
+        ),
     });
   } finally {
     await server.shutdown();

@@ -154,6 +154,11 @@ Deno.test("tma-hook C104: the binary is TMA_BIN, then a tma beside the wrapper, 
     await Deno.mkdir(`${dir}/links`);
     await Deno.symlink(wrapper, `${dir}/links/tma-hook`);
     assertEquals(await used({}, `${dir}/links/tma-hook`), beside);
+    // Relative links are resolved against the link's own folder, hop by hop.
+    await Deno.mkdir(`${dir}/rel/deeper`, { recursive: true });
+    await Deno.symlink("../install/tma-hook", `${dir}/rel/tma-hook`);
+    await Deno.symlink("../tma-hook", `${dir}/rel/deeper/tma-hook`);
+    assertEquals(await Deno.realPath(await used({}, `${dir}/rel/deeper/tma-hook`)), beside);
     await Deno.remove(beside);
     assertEquals(await used({}), onPath);
   });

@@ -284,21 +284,33 @@ Deno.test("layers D64: the status path loads no zod, TOML, dax or re2js at start
 
 /**
  * What an agent's hook pays for at start-up: `tma event` (every agent event)
- * and `tma clear-attention` (tmux's focus hooks). They read config.toml, so
- * TOML is allowed; the `--kind context` path loads its zod parsers on demand.
+ * and `tma clear-attention` (tmux's focus hooks). smol-toml loads only when
+ * a config.toml exists; the `--kind context` path loads its zod parsers on
+ * demand.
  */
 const HOOK_PATH = ["mod.ts", "src/cli/commands/event.ts", "src/cli/commands/clear_attention.ts"];
 
-Deno.test("layers: the hook path loads no zod, dax, JSONC or re2js at start-up", () => {
+/**
+ * What the hook path never loads at start-up: every external package, and
+ * the code of the other commands (cycles, telemetry, the full config and
+ * manifest loaders, install, actions, the terminal surfaces, the daemon).
+ */
+function coldForHooks(path: string): boolean {
+  return path.startsWith("src/deps/") || path === "src/assets/bundled.ts" ||
+    path === "src/runtime/manifest/load.ts" ||
+    ["src/runtime/cycle/", "src/runtime/telemetry/", "src/runtime/config/", "src/install/"]
+      .some((folder) => path.startsWith(folder)) ||
+    ["src/actions/", "src/ui/", "src/ui_core/", "src/daemon/", "src/core/manifest/"]
+      .some((folder) => path.startsWith(folder));
+}
+
+Deno.test("layers D64: the hook path loads no external package and no other command's code at start-up", () => {
   for (const start of HOOK_PATH) assert(SOURCE.has(start), `${start} is gone: update HOOK_PATH`);
+  const cold = [...SOURCE.keys()].filter(coldForHooks);
+  assert(cold.includes("src/deps/toml.ts"), "coldForHooks no longer names src/deps/");
   report(
     "a hook runs inside the agent's turn and must stay light",
-    heavyChains(SOURCE, HOOK_PATH, [
-      "src/deps/zod.ts",
-      "src/deps/dax.ts",
-      "src/deps/jsonc.ts",
-      "src/deps/re2js.ts",
-    ]),
+    heavyChains(SOURCE, HOOK_PATH, cold),
   );
 });
 

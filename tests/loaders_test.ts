@@ -10,6 +10,7 @@ import { bundledManifests, loadManifests } from "../src/runtime/manifest/load.ts
 import { defaultConfig } from "../src/core/config/schema.ts";
 import { parseActionManifest, parseAgentManifest } from "../src/core/manifest/parse.ts";
 import { BUNDLED_ACTIONS, BUNDLED_AGENTS } from "../src/assets/bundled.ts";
+import { bundledHookManifest } from "../src/runtime/manifest/bundled.ts";
 import { encodeValidated } from "../src/core/prevalidated.ts";
 
 async function scratchHome(): Promise<{ home: string; env: (name: string) => string | undefined }> {
@@ -107,6 +108,25 @@ Deno.test("loaders D64: the pre-validated bundled manifests equal a fresh TOML +
   assert(JSON.stringify(rule.match).includes("❯ 1"), "the blocked rule anchors on the cursor row");
   const firstRegex = claude.hooks!.map.find((e) => e.matcher)!.matcher!;
   assert(firstRegex.re instanceof RegExp && firstRegex.re.test("permission_prompt"));
+});
+
+Deno.test("loaders D64: each bundled hook slice (what tma event decodes alone) equals its manifest's", () => {
+  for (const [stem, text] of Object.entries(BUNDLED_AGENTS)) {
+    const { name, path, identity, hooks } = parseAgentManifest(text, {
+      path: `bundled:manifests/${stem}.toml`,
+      stem,
+    });
+    // The fresh parse compiles for the linear engine, the slice for the native one.
+    assertEquals(
+      encodeValidated(bundledHookManifest(stem)),
+      encodeValidated({ name, path, identity, hooks }),
+      stem,
+    );
+  }
+  const claude = bundledHookManifest("claude")!.hooks!.map.find((e) => e.matcher)!.matcher!;
+  assert(claude.re instanceof RegExp && claude.re.test("permission_prompt"), "a live RegExp");
+  assertEquals(bundledHookManifest("nobody"), undefined);
+  assertEquals(bundledHookManifest("constructor"), undefined);
 });
 
 Deno.test("loaders G2, D64: the config default read without a file is the schema's own default", async () => {

@@ -11,13 +11,16 @@
  * the reply lane off, so a broken file still stamps state but never holds a
  * prompt on a guess.
  *
+ * The TOML parser is passed in rather than imported: a hook fire with no
+ * config file (the common case) then never loads smol-toml (D64).
+ *
  * ```ts
+ * import { parseToml } from "../../deps/toml.ts";
  * import { readHookSettings } from "./settings.ts";
- * readHookSettings("[hooks]\nhold_ms = 500\n", "config.toml").holdMs; // 500
+ * readHookSettings("[hooks]\nhold_ms = 500\n", { path: "config.toml", parseToml }).holdMs; // 500
  * ```
  * @module
  */
-import { parseToml } from "../../deps/toml.ts";
 import type { Config } from "../config/schema.ts";
 import { isObject } from "../object.ts";
 
@@ -55,15 +58,28 @@ export function defaultHookSettings(): HookSettings {
 type Table = Record<string, unknown>;
 
 /**
+/** Where the config text of {@link readHookSettings} came from, and how to parse it. */
+export interface HookSettingsSource {
+  /** The file, for the problem line. */
+  path: string;
+  /** smol-toml's `parse`; needed only when there is text to read. */
+  parseToml?: (text: string) => unknown;
+}
+
+/**
  * Reads the settings from a config file's text; null text means no file.
  *
  * ```ts
- * readHookSettings("[hooks]\nhold_ms = -1\n", "c.toml").problem; // "c.toml: hooks.hold_ms: …"
+ * import { parseToml } from "../../deps/toml.ts";
+ * readHookSettings("[hooks]\nhold_ms = -1\n", { path: "c.toml", parseToml }).problem;
+ * // "c.toml: hooks.hold_ms: …"
  * ```
  */
-export function readHookSettings(text: string | null, path: string): HookSettings {
+export function readHookSettings(text: string | null, source: HookSettingsSource): HookSettings {
   const settings = defaultHookSettings();
   if (text === null) return settings;
+  const { path, parseToml } = source;
+  if (parseToml === undefined) throw new TypeError(`${path}: readHookSettings needs parseToml`);
   const fail = (key: string, problem: string): HookSettings => ({
     ...defaultHookSettings(),
     replyLane: false,

@@ -76,6 +76,13 @@ export interface IntakeEventOptions {
    * Only the `tma event` process sets this.
    */
   exitOnSignal?: boolean;
+  /** The event's action, when the caller already resolved it (else resolved here). */
+  action?: HookAction;
+  /**
+   * The first attempt's `list-panes`, when the caller started it early: `tma
+   * event` spawns it before this module loads, so tmux answers meanwhile.
+   */
+  listing?: Promise<PaneFacts[]>;
   /**
    * Runs once the stamp committed, before any hold: the direct notification
    * fire (U24) reads the stamp it wrote from here. Its errors are the
@@ -124,10 +131,8 @@ export interface IntakeResult {
  */
 export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeResult> {
   const { payload } = options;
-  const action = resolveHookAction(options.kind, {
-    hooks: options.manifest.hooks,
-    raw: payload.raw,
-  });
+  const action = options.action ??
+    resolveHookAction(options.kind, { hooks: options.manifest.hooks, raw: payload.raw });
   const result: IntakeResult = { pane: null, plan: null, committed: false, stdout: null, note: "" };
   if (action === null) return { ...result, note: "unmapped event" };
   const claim = action.kind === "claim" ? action.entry.claim : null;
@@ -156,7 +161,9 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
   async function stampAndHold(action: HookAction): Promise<IntakeResult> {
     const giveUpAt = options.now() + STAMP_DEADLINE_MS;
     for (let attempt = 0; attempt === 0 || options.now() < giveUpAt; attempt++) {
-      const panes = await listPanes(options.server);
+      const panes = attempt === 0 && options.listing !== undefined
+        ? await options.listing
+        : await listPanes(options.server);
       let pane: PaneFacts | undefined;
       if (table !== null) {
         const { attributeCodexEvent, codexSessionKey, runsInsidePane } = await import(

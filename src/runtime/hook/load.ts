@@ -8,7 +8,7 @@
 import type { HookManifest } from "../../core/hook/hook_manifest.ts";
 import { type HookSettings, readHookSettings } from "../../core/hook/settings.ts";
 import type { ParsedAgentManifest } from "../../core/manifest/parse.ts";
-import { bundledAgents } from "../manifest/bundled.ts";
+import { bundledAgents, bundledHookManifest } from "../manifest/bundled.ts";
 import { configDir, type EnvReader } from "../paths.ts";
 
 /** An agent name that is safe to put in a file name: a manifest stem. */
@@ -49,7 +49,7 @@ async function loadManifest<T>(
   agent: string,
   place: LoadPlace,
   parse: (text: string, origin: { path: string; stem: string }) => Promise<T>,
-  fromBundled: (manifest: ParsedAgentManifest) => T,
+  fromBundled: (agent: string) => T | undefined,
 ): Promise<T | null> {
   const user = await userManifestText(agent, place);
   if (user !== null) {
@@ -60,8 +60,7 @@ async function loadManifest<T>(
     }
   }
   if (place.manifestDir || !AGENT_NAME.test(agent)) return null;
-  const bundled = bundledAgents().get(agent);
-  return bundled === undefined ? null : fromBundled(bundled);
+  return fromBundled(agent) ?? null;
 }
 
 /**
@@ -75,7 +74,7 @@ export function loadHookManifest(agent: string, place: LoadPlace): Promise<HookM
     place,
     async (text, origin) =>
       (await import("../../core/hook/hook_manifest.ts")).readHookManifest(text, origin),
-    ({ name, path, identity, hooks }) => ({ name, path, identity, hooks }),
+    bundledHookManifest,
   );
 }
 
@@ -92,7 +91,7 @@ export function loadFullManifest(
     place,
     async (text, origin) =>
       (await import("../../core/manifest/parse.ts")).parseAgentManifest(text, origin),
-    (manifest) => manifest,
+    (name) => bundledAgents().get(name),
   );
 }
 
@@ -107,17 +106,22 @@ export interface SettingsSource {
 
 /**
  * The hook's config keys: `--config`, then `TMA_CONFIG`, then
- * `$XDG_CONFIG_HOME/tma/config.toml`; a missing file means defaults.
+ * `$XDG_CONFIG_HOME/tma/config.toml`; a missing file means defaults, and
+ * smol-toml is loaded only when there is a file to parse.
  */
 export async function loadHookSettings(source: SettingsSource): Promise<HookSettings> {
   const path = source.flag || source.env("TMA_CONFIG") || `${configDir(source.env)}/config.toml`;
-  if (source.disabled) return readHookSettings(null, path);
+  if (source.disabled) return readHookSettings(null, { path });
+  let text: string | null;
   try {
-    return readHookSettings(await readOptional(path), path);
+    text = await readOptional(path);
   } catch (error) {
     // An unreadable file is a broken config: defaults, reply lane off.
-    return { ...readHookSettings(null, path), replyLane: false, problem: `${path}: ${error}` };
+    return { ...readHookSettings(null, { path }), replyLane: false, problem: `${path}: ${error}` };
   }
+  if (text === null) return readHookSettings(null, { path });
+  const { parseToml } = await import("../../deps/toml.ts");
+  return readHookSettings(text, { path, parseToml });
 }
 
 async function readOptional(path: string): Promise<string | null> {

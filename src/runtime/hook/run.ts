@@ -7,13 +7,14 @@
  * it set every event is logged with its evidence time.
  * @module
  */
+import { resolveHookAction } from "../../core/hook/mapping.ts";
 import { parsePayload } from "../../core/hook/payload.ts";
 import type { ParsedAgentManifest } from "../../core/manifest/parse.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
+import { listPanes } from "../../tmux/panes.ts";
 import { serverFromGlobals } from "../../tmux/server.ts";
 import type { EnvReader } from "../paths.ts";
 import { debugLog } from "./debug_log.ts";
-import { intakeEvent } from "./intake.ts";
 import { loadFullManifest, loadHookManifest, loadHookSettings } from "./load.ts";
 
 /** One `tma event` invocation, as the command line gave it. */
@@ -118,6 +119,17 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       await log("payload is not a JSON object");
       return null;
     }
+    const action = resolveHookAction(request.kind, { hooks: manifest.hooks, raw: payload.raw });
+    if (action === null) {
+      // The same line the intake's result would log, without spawning tmux.
+      await log(`not stamped pane=- at=${request.evidenceAtMs}: unmapped event`);
+      return null;
+    }
+    // The listing is spawned before the intake's modules load (D64): tmux
+    // answers while they do. A failure surfaces where the intake awaits it.
+    const listing = listPanes(server);
+    listing.catch(() => undefined);
+    const { intakeEvent } = await import("./intake.ts");
     const result = await intakeEvent({
       server,
       agent: request.agent,
@@ -129,6 +141,8 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       evidenceAtMs: request.evidenceAtMs,
       now: request.now,
       exitOnSignal: true,
+      action,
+      listing,
       afterCommit: notify
         ? async (committed) => {
           // Only a blocked pane, or an idle one with attention, can be due:

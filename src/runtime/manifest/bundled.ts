@@ -5,7 +5,12 @@
  * (D64). A test pins this equal to a fresh TOML + zod parse of every file.
  * @module
  */
-import { PREVALIDATED_ACTIONS, PREVALIDATED_AGENTS } from "../../assets/prevalidated.ts";
+import {
+  PREVALIDATED_ACTIONS,
+  PREVALIDATED_AGENTS,
+  PREVALIDATED_HOOK_SLICES,
+} from "../../assets/prevalidated.ts";
+import type { HookManifest } from "../../core/hook/hook_manifest.ts";
 import type { ParsedActionManifest, ParsedAgentManifest } from "../../core/manifest/parse.ts";
 import { decodeValidated } from "../../core/prevalidated.ts";
 
@@ -14,6 +19,16 @@ export function bundledAgents(): Map<string, ParsedAgentManifest> {
   return new Map(
     Object.entries(decodeValidated<Record<string, ParsedAgentManifest>>(PREVALIDATED_AGENTS)),
   );
+}
+
+/**
+ * One bundled agent's hook slice, or undefined for no such agent: what `tma
+ * event` reads, decoded alone (every agent's screen rules would cost each
+ * hook their regex compiles).
+ */
+export function bundledHookManifest(agent: string): HookManifest | undefined {
+  if (!Object.hasOwn(PREVALIDATED_HOOK_SLICES, agent)) return undefined;
+  return decodeValidated<HookManifest>(PREVALIDATED_HOOK_SLICES[agent]);
 }
 
 /** The bundled action manifests by stem, in name order. */
