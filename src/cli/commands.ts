@@ -200,7 +200,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "debug",
     summary: "capture, explain, classify and redact (for rule authors)",
-    usage: "tma debug capture|explain|classify|redact|stamp ...",
+    usage: "tma debug capture|explain|classify|redact|stamp|transitions ...",
     flags: [
       { name: "json", kind: "boolean", help: "JSON output (explain)" },
       { name: "agent", kind: "string", help: "agent manifest (classify)" },
@@ -211,6 +211,23 @@ export const COMMANDS: CommandSpec[] = [
       { name: "state", kind: "string", help: "header state (capture)" },
     ],
     load: () => import("./commands/debug.ts"),
+  },
+  {
+    name: "daemon",
+    summary: "run the optional event-hub daemon for this tmux server",
+    usage: "tma daemon [--ensure]",
+    flags: [
+      { name: "ensure", kind: "boolean", help: "start a detached daemon unless one runs" },
+      { name: "sweep-ms", kind: "string", help: "(test) the sweep interval in ms" },
+    ],
+    load: () => import("./commands/daemon.ts"),
+  },
+  {
+    name: "reload",
+    summary: "make this server's daemon reload its config and manifests",
+    usage: "tma reload",
+    flags: [],
+    load: () => import("./commands/reload.ts"),
   },
   {
     name: "version",

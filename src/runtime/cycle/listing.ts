@@ -32,6 +32,8 @@ export interface ListOptions {
   snapshot?: StartedSnapshot;
   /** A labeler that outlives this call (a surface's refreshes reuse its memo). */
   labeler?: GitLabeler;
+  /** Capture these panes even when D54 would skip them (the daemon's quiet edges, U7). */
+  forceCapture?: ReadonlySet<string>;
 }
 
 /** The rows of a listing and the cycle behind them. */
@@ -55,6 +57,7 @@ export async function listAgents(options: ListOptions): Promise<Listing> {
     now: options.now,
     stampedeGuard: options.stampedeGuard,
     snapshot: options.snapshot,
+    forceCapture: options.forceCapture,
   });
   // Git labels load their code only when a surface asks for them.
   const labeler = options.git
