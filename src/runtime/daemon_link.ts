@@ -69,22 +69,37 @@ export function daemonPaths(env: EnvReader, socketPath: string): DaemonPaths {
  * (or the default) under tmux's own folder (`$TMUX_TMPDIR` or `/tmp`,
  * resolved, then `tmux-<uid>`); inside tmux with no flag, `$TMUX`'s first
  * field. The daemon keys itself by `#{socket_path}`, which tmux builds the
- * same way.
+ * same way. `uid` is the owner of the runtime folder (reading our own uid
+ * would need a permission tma does not ask for), and null means no folder,
+ * so no daemon: the answer is then null too.
  */
-export function socketPathOf(server: TmuxServer, env: EnvReader): string {
+export function socketPathOf(
+  server: TmuxServer,
+  env: EnvReader,
+  uid: number | null,
+): string | null {
   if (server.socketPath) return server.socketPath;
   if (!server.socketName) {
     const inside = env("TMUX")?.split(",")[0];
     if (inside) return inside;
   }
+  if (uid === null) return null;
   let base = env("TMUX_TMPDIR") || "/tmp";
   try {
     base = Deno.realPathSync(base);
   } catch {
     // tmux would fail to start there too; the key is then just unused.
   }
-  const uid = Deno.uid() ?? 0;
   return `${base.replace(/\/+$/, "")}/tmux-${uid}/${server.socketName ?? "default"}`;
+}
+
+/** The owner of tma's runtime folder, or null when there is none (no daemon ever ran). */
+export function runtimeOwner(env: EnvReader): number | null {
+  try {
+    return Deno.statSync(`${runtimeDir(env).replace(/\/+$/, "")}/tma`).uid;
+  } catch {
+    return null;
+  }
 }
 
 /** What a daemon's lock file records (U3). */

@@ -25,10 +25,14 @@ export type Ingested =
   | { taken: false; reason: string }
   | { taken: true; result: IntakeResult | null; reason: string };
 
-/** Events that stay in the hook's own process: Claude's hold answers on stdout (A25). */
+/**
+ * Events that stay in the hook's own process: Claude's hold answers on
+ * stdout (A25), the context channel answers the statusline shim (I7), and
+ * Codex's attribution walks the hook process's own ancestry (D34).
+ */
 export function ownsItsProcess(event: Pick<RawEvent, "agent" | "kind">): boolean {
   return (event.agent === "claude" && event.kind === "PermissionRequest") ||
-    event.kind === "context";
+    event.kind === "context" || event.agent === "codex";
 }
 
 /**
