@@ -434,3 +434,31 @@ tmuxTest(
     }
   },
 );
+
+tmuxTest(
+  "tma status X6: with a fresh daemon it prints @tma_status without a cycle; stale, it runs one",
+  async (t) => {
+    const agent = await t.standIn("claude");
+    await agent.draw(await screen("claude_blocked_bash_w120.txt"));
+    const daemon = await startDaemon(t, { args: ["--sweep-ms", "600000"] });
+    try {
+      assert(
+        await eventually(
+          async () => (await t.tmux("show-options", "-sqv", "@tma_status")).includes("tma:blocked"),
+          8000,
+        ),
+      );
+      // A made-up value proves where the output came from.
+      await t.tmux("set-option", "-s", "@tma_status", "from-the-daemon");
+      await t.tmux("set-option", "-s", "@tma_status_at", String(Date.now()));
+      assertEquals((await tma(t, ["status"])).stdout, "from-the-daemon");
+      // A selector, or another format, always runs the cycle.
+      assert((await tma(t, ["status", "--agent", "claude"])).stdout.includes("tma:blocked"));
+      await t.tmux("set-option", "-s", "@tma_status_at", String(Date.now() - 60_000));
+      assert((await tma(t, ["status"])).stdout.includes("tma:blocked"));
+    } finally {
+      await daemon.stop();
+    }
+  },
+  { width: 120 },
+);
