@@ -462,3 +462,41 @@ tmuxTest(
   },
   { width: 120 },
 );
+
+tmuxTest(
+  "Waker.onHints U11: a sleeping surface is woken by the daemon's push right after a transition",
+  async (t) => {
+    const agent = await t.standIn("claude");
+    const daemon = await startDaemon(t, { args: ["--sweep-ms", "600000"] });
+    const { Waker } = await import("../src/runtime/wake.ts");
+    const { daemonHintSource } = await import("../src/runtime/daemon_link.ts");
+    const waker = new Waker();
+    const socketPath = (await t.tmux("display", "-p", "#{socket_path}")).trim();
+    const stop = waker.onHints(
+      daemonHintSource(
+        Promise.resolve(socketPath),
+        (n) => n === "XDG_RUNTIME_DIR" ? runtimeDirOf(t) : undefined,
+      ),
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 2500));
+      await waker.sleep(0); // spend any wake from the start-up cycle
+      const sleeping = waker.sleep(20_000);
+      await agent.draw(await screen("claude_blocked_bash_w120.txt"));
+      const why = await sleeping;
+      const woke = Date.now();
+      assertEquals(why, "daemon");
+      assertEquals(await t.option(agent.pane, "@agent_state"), "blocked");
+      const ring = JSON.parse((await tma(t, ["debug", "transitions", "--json"])).stdout);
+      const blocked = ring.transitions.find((x: { pane: string; to: string }) =>
+        x.pane === agent.pane && x.to === "blocked"
+      );
+      assert(blocked, JSON.stringify(ring));
+      assert(woke - blocked.at < 1000, `woken ${woke - blocked.at} ms after the transition`);
+    } finally {
+      stop();
+      await daemon.stop();
+    }
+  },
+  { width: 120 },
+);

@@ -251,6 +251,7 @@ export async function readTransitions(paths: DaemonPaths): Promise<string | null
 export async function subscribeHints(
   paths: DaemonPaths,
   onPush: () => void,
+  onEnd: () => void = () => {},
 ): Promise<(() => void) | null> {
   const got = await connect(paths.sock, 300);
   if (got === null) return null;
@@ -283,7 +284,9 @@ export async function subscribeHints(
       if (n === null) break;
       if (buffer.subarray(0, n).includes(PUSH)) onPush();
     }
+    const wasOpen = open;
     stop();
+    if (wasOpen) onEnd();
   })();
   return stop;
 }
@@ -291,4 +294,18 @@ export async function subscribeHints(
 /** Adds the endpoint's token to a JSON object body. */
 function withToken(body: string, token: string): string {
   return JSON.stringify({ ...JSON.parse(body), token });
+}
+
+/**
+ * The daemon's hints for `Waker.onHints`, for a server whose socket path is
+ * asked once (null: no server, no hints ever).
+ */
+export function daemonHintSource(
+  socketPath: Promise<string | null>,
+  env: EnvReader,
+): (onPush: () => void, onEnd: () => void) => Promise<(() => void) | null> {
+  return async (onPush, onEnd) => {
+    const path = await socketPath;
+    return path === null ? null : await subscribeHints(daemonPaths(env, path), onPush, onEnd);
+  };
 }

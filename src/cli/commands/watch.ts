@@ -23,6 +23,12 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     report: (line) => reports.push(line),
   });
   const stopNudges = host.waker.onSignal("SIGUSR1");
+  // U11: a running daemon's pushes wake the watch as soon as a state moves.
+  const { daemonHintSource } = await import("../../runtime/daemon_link.ts");
+  const { serverIdentity } = await import("../../tmux/control.ts");
+  const stopHints = host.waker.onHints(
+    daemonHintSource(serverIdentity(server).then((s) => s?.socketPath ?? null), ctx.env),
+  );
   host.started = async () => {
     if (pane) await advertiseWatch(server, pane, Deno.pid);
   };
@@ -36,6 +42,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     });
   } finally {
     stopNudges();
+    stopHints();
     if (pane) await advertiseWatch(server, pane, null);
     for (const line of reports) ctx.err(`${line}\n`);
   }
