@@ -8,7 +8,9 @@
  * - one `tma-hook claude PreToolUse` fire against an empty Deno script;
  * - the Codex rollout tail read at 1 MiB and 50 MiB;
  * - the picker's first frame and one `jump --attention` at 100 panes
- *   (scripts/bench_surfaces.ts).
+ *   (scripts/bench_surfaces.ts);
+ * - the daemon: hook fire with and without it, draw-to-blocked latency, CPU
+ *   and peak memory (scripts/bench_daemon.ts).
  * @module
  */
 import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
@@ -223,6 +225,13 @@ async function main(): Promise<void> {
   } catch (error) {
     report.surfaces = `skipped: ${(error as Error).message}`;
   }
+  // issue 17: the daemon's figures, each beside its reference of the same run.
+  try {
+    const { benchDaemon } = await import("./bench_daemon.ts");
+    report.daemon = await benchDaemon();
+  } catch (error) {
+    report.daemon = `skipped: ${(error as Error).message}`;
+  }
   console.log("tma bench (medians of", RUNS, "runs; times in ms)");
   console.log(`tma --version: ${version} ms; empty deno script: ${empty} ms`);
   console.log("panes  cycle_ms  spawns  captures | quiet_ms  spawns  captures");
@@ -252,6 +261,8 @@ async function main(): Promise<void> {
     "surfaces (picker first frame budget 1.5x tma --version, pair by pair):",
     JSON.stringify(report.surfaces),
   );
+  console.log("daemon (hook budget 10 ms with a daemon; latency quiet_ms + 0.5 s; CPU under 1 %):");
+  console.log(JSON.stringify(report.daemon));
   console.log(JSON.stringify(report));
 }
 
