@@ -500,3 +500,20 @@ tmuxTest(
   },
   { width: 120 },
 );
+
+tmuxTest(
+  "tma ls G27: [daemon] autostart = true starts a daemon on first use; off, none",
+  async (t) => {
+    const paths = await scratchPaths(t);
+    assertEquals((await tma(t, ["ls"])).code, 0);
+    await new Promise((r) => setTimeout(r, 1500));
+    assertEquals(await liveDaemon(paths), null, "autostart is off by default");
+    await Deno.mkdir(`${t.home}/.config/tma`, { recursive: true });
+    await Deno.writeTextFile(`${t.home}/.config/tma/config.toml`, "[daemon]\nautostart = true\n");
+    assertEquals((await tma(t, ["ls"])).code, 0);
+    assert(await eventually(async () => (await liveDaemon(paths)) !== null, 10_000), "started");
+    const live = (await liveDaemon(paths))!;
+    Deno.kill(live.pid, "SIGTERM");
+    await eventually(async () => (await liveDaemon(paths)) === null, 5000);
+  },
+);
