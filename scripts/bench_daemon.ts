@@ -67,7 +67,7 @@ function fire(t: ScratchTmux, pane: string, bin: string, env: Record<string, str
 }
 
 /** (a) the hook fire with and without a daemon, beside `sh -c :` and an empty deno script. */
-async function hookFigures() {
+export async function hookFigures() {
   return await withScratchTmux(async (t) => {
     const bin = `${t.dir}/tma`;
     await Deno.writeTextFile(
@@ -135,7 +135,7 @@ async function drawToBlocked(t: ScratchTmux, screen: string, timeoutMs: number):
 }
 
 /** (b) the latency to blocked, with the daemon and with status-interval 15 polling. */
-async function latencyFigures() {
+export async function latencyFigures() {
   const screen = await blockedScreen();
   const runs = Math.max(3, Math.ceil(RUNS / 3));
   const daemonRuns = await withScratchTmux(async (t) => {
@@ -169,10 +169,21 @@ async function latencyFigures() {
   };
 }
 
+/**
+ * A `/proc` file of another process, read through `cat`: Deno asks for
+ * `--allow-all` to read `/proc/<pid>` itself.
+ */
+async function procFile(pid: number, name: string): Promise<string> {
+  const out = await new Deno.Command("cat", { args: [`/proc/${pid}/${name}`], stderr: "null" })
+    .output();
+  if (!out.success) throw new Error(`no /proc/${pid}/${name}`);
+  return new TextDecoder().decode(out.stdout);
+}
+
 /** utime + stime of a process in seconds, or null off Linux. */
 async function cpuSecs(pid: number): Promise<number | null> {
   try {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    const stat = await procFile(pid, "stat");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
@@ -183,7 +194,7 @@ async function cpuSecs(pid: number): Promise<number | null> {
 /** CPU of a process and its children that ran (cutime, cstime), seconds. */
 async function childCpuSecs(pid: number): Promise<number | null> {
   try {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    const stat = await procFile(pid, "stat");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(fields[13]) + Number(fields[14])) / 100;
   } catch {
@@ -193,7 +204,7 @@ async function childCpuSecs(pid: number): Promise<number | null> {
 
 async function peakKb(pid: number): Promise<number | null> {
   try {
-    const status = await Deno.readTextFile(`/proc/${pid}/status`);
+    const status = await procFile(pid, "status");
     return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? "NaN");
   } catch {
     return null;
@@ -218,7 +229,7 @@ async function cpuOver(daemon: TestDaemon) {
 }
 
 /** (c) and (d): CPU at 100 idle panes and at 10 printing ones; peak memory at 100. */
-async function resourceFigures() {
+export async function resourceFigures() {
   const idle = await withScratchTmux(async (t) => {
     const screen = (await blockedScreen()).replace(/Do you want/g, "Did you want");
     for (let i = 0; i < 100; i++) {

@@ -218,7 +218,8 @@ export const COMMANDS: CommandSpec[] = [
     usage: "tma daemon [--ensure]",
     flags: [
       { name: "ensure", kind: "boolean", help: "start a detached daemon unless one runs" },
-      { name: "sweep-ms", kind: "string", help: "(test) the sweep interval in ms" },
+      // C71: a test flag, hidden from help.
+      { name: "sweep-ms", kind: "string", help: "the sweep interval in ms", hidden: true },
     ],
     load: () => import("./commands/daemon.ts"),
   },
