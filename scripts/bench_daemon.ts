@@ -80,7 +80,11 @@ export async function hookFigures() {
     const empty = `${t.dir}/empty.ts`;
     await Deno.writeTextFile(empty, "\n");
     const pane = (await t.tmux("display", "-p", "-t", "main", "#{pane_id}")).trim();
-    const env = { XDG_RUNTIME_DIR: `${t.dir}/run` };
+    // As inside an agent's pane: $TMUX names the server.
+    const tmuxVar =
+      (await t.tmux("display", "-p", "-t", "main", "#{socket_path},#{pid},#{session_id}"))
+        .trim();
+    const env = { XDG_RUNTIME_DIR: `${t.dir}/run`, TMUX: tmuxVar };
     const without: number[] = [];
     const shell: number[] = [];
     const deno: number[] = [];

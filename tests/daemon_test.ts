@@ -57,6 +57,7 @@ tmuxTest(
       assertEquals((await Deno.stat(paths.dir)).mode! & 0o777, 0o700);
       assertEquals((await Deno.stat(paths.spool)).mode! & 0o777, 0o700);
       assertEquals((await Deno.stat(paths.sock)).mode! & 0o777, 0o600);
+      assertEquals((await Deno.readTextFile(paths.alias)).trim(), paths.key);
       const lock = (await Deno.readTextFile(paths.lock)).trim().split(" ");
       assertEquals(lock[0], String(live.pid));
       assert(/^\d+\.\d+/.test(lock[1]), "the lock records the version");

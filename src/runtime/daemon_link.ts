@@ -44,6 +44,24 @@ export interface DaemonPaths {
   lock: string;
   /** The folder the `tma-hook` wrapper hands events into (X7). */
   spool: string;
+  /**
+   * `<escaped socket path>.key`, holding the key: the wrapper finds the key
+   * with shell built-ins alone through it, where computing the cksum would
+   * cost it two more processes per fire.
+   */
+  alias: string;
+}
+
+/**
+ * The socket path as one file name: `%` as `%25`, `/` as `%2F` (what the
+ * wrapper's built-in loop writes).
+ *
+ * ```ts
+ * aliasName("/tmp/tmux-0/default"); // "%2Ftmp%2Ftmux-0%2Fdefault"
+ * ```
+ */
+export function aliasName(socketPath: string): string {
+  return socketPath.replace(/%/g, "%25").replace(/\//g, "%2F");
 }
 
 /** `$XDG_RUNTIME_DIR`, else `$TMPDIR`, else `/tmp` (U3). */
@@ -61,6 +79,7 @@ export function daemonPaths(env: EnvReader, socketPath: string): DaemonPaths {
     sock: `${dir}/${key}.sock`,
     lock: `${dir}/${key}.lock`,
     spool: `${dir}/${key}.spool`,
+    alias: `${dir}/${aliasName(socketPath)}.key`,
   };
 }
 

@@ -61,6 +61,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     );
   }
   await Deno.remove(paths.sock).catch(() => undefined);
+  await Deno.writeTextFile(paths.alias, `${paths.key}\n`, { mode: 0o600 });
   const sweep = stringFlag(args.flags, "sweep-ms");
   const daemon = new Daemon({
     server,
@@ -108,6 +109,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   try {
     code = await daemon.run();
   } finally {
+    await Deno.remove(paths.alias).catch(() => undefined);
     releaseLock(lock);
     await Deno.remove(paths.sock).catch(() => undefined);
   }
