@@ -184,23 +184,12 @@ async function procFile(pid: number, name: string): Promise<string> {
   return new TextDecoder().decode(out.stdout);
 }
 
-/** utime + stime of a process in seconds, or null off Linux. */
-async function cpuSecs(pid: number): Promise<number | null> {
+/** A process's own CPU (utime + stime) and its reaped children's (cutime + cstime), seconds. */
+async function cpuOf(pid: number): Promise<{ own: number; children: number } | null> {
   try {
     const stat = await procFile(pid, "stat");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
-/** CPU of a process and its children that ran (cutime, cstime), seconds. */
-async function childCpuSecs(pid: number): Promise<number | null> {
-  try {
-    const stat = await procFile(pid, "stat");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[13]) + Number(fields[14])) / 100;
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+    return { own: (f[11] + f[12]) / 100, children: (f[13] + f[14]) / 100 };
   } catch {
     return null;
   }
@@ -218,12 +207,12 @@ async function peakKb(pid: number): Promise<number | null> {
 /** The daemon's CPU over CPU_SECS, its own and its children's (the tmux calls). */
 async function cpuOver(daemon: TestDaemon) {
   await new Promise((r) => setTimeout(r, 3000));
-  const [own0, kids0] = [await cpuSecs(daemon.pid), await childCpuSecs(daemon.pid)];
+  const before = await cpuOf(daemon.pid);
   await new Promise((r) => setTimeout(r, CPU_SECS * 1000));
-  const [own1, kids1] = [await cpuSecs(daemon.pid), await childCpuSecs(daemon.pid)];
-  if (own0 === null || own1 === null || kids0 === null || kids1 === null) return null;
-  const own = own1 - own0;
-  const kids = kids1 - kids0;
+  const after = await cpuOf(daemon.pid);
+  if (before === null || after === null) return null;
+  const own = after.own - before.own;
+  const kids = after.children - before.children;
   return {
     secs: CPU_SECS,
     daemon_cpu_secs: round(own),

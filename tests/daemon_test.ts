@@ -33,6 +33,14 @@ function tma(t: ScratchTmux, args: string[], stdin?: string) {
   return runTma(t, args, { env: { XDG_RUNTIME_DIR: runtimeDirOf(t) }, stdin });
 }
 
+/** Fires `tma-hook claude <event>` at a pane with a payload fixture, the daemon's runtime folder set. */
+async function claudeFires(t: ScratchTmux) {
+  const bin = await tmaScript(t);
+  const env = { XDG_RUNTIME_DIR: runtimeDirOf(t) };
+  return (event: string, pane: string, fixture: string) =>
+    fireHook(t, { agent: "claude", event, pane, stdin: payload("claude", fixture), bin, env });
+}
+
 /** How many live `tma daemon` processes serve the scratch server. */
 async function daemonsOf(t: ScratchTmux): Promise<number> {
   const ps = await runProcess("ps", { args: ["-eo", "args"], env: { PATH: "/usr/bin:/bin" } });
@@ -221,19 +229,11 @@ tmuxTest(
   "tma-hook X7, R13: with a daemon the event goes through the spool; with it killed, the next fire stamps directly",
   async (t) => {
     const pane = await quietPane(t);
-    const bin = await tmaScript(t);
-    const env = { XDG_RUNTIME_DIR: runtimeDirOf(t) };
+    const fire = await claudeFires(t);
     const daemon = await startDaemon(t);
     try {
       const started = Date.now();
-      const fired = await fireHook(t, {
-        agent: "claude",
-        event: "PreToolUse",
-        pane,
-        stdin: payload("claude", "PreToolUse"),
-        bin,
-        env,
-      });
+      const fired = await fire("PreToolUse", pane, "PreToolUse");
       const wall = Date.now() - started;
       assertEquals(fired.code, 0);
       assert(
@@ -246,14 +246,7 @@ tmuxTest(
       assert(wall < 2000, `the hand-off took ${wall} ms`);
       // Stopped, the daemon cannot take the next entry; killed, it leaves it queued.
       daemon.signal("SIGSTOP");
-      await fireHook(t, {
-        agent: "claude",
-        event: "Stop",
-        pane,
-        stdin: payload("claude", "Stop"),
-        bin,
-        env,
-      });
+      await fire("Stop", pane, "Stop");
       const queued = [...Deno.readDirSync(daemon.paths.spool)].filter((e) =>
         e.name.endsWith(".ev")
       );
@@ -262,14 +255,7 @@ tmuxTest(
       await daemon.exited;
       assertEquals((await agentOptions(t, pane))["@agent_state"], "working");
       // The next fire finds no live daemon: it replays the queue, then stamps directly.
-      await fireHook(t, {
-        agent: "claude",
-        event: "Notification",
-        pane,
-        stdin: payload("claude", "Notification_idle"),
-        bin,
-        env,
-      });
+      await fire("Notification", pane, "Notification_idle");
       const options = await agentOptions(t, pane);
       assertEquals(options["@agent_state"], "idle");
       assertEquals(
@@ -288,29 +274,14 @@ tmuxTest(
     const pane = await quietPane(t);
     const daemon = await startDaemon(t);
     daemon.signal("SIGSTOP");
-    const bin = await tmaScript(t);
-    const env = { XDG_RUNTIME_DIR: runtimeDirOf(t) };
+    const fire = await claudeFires(t);
     try {
-      await fireHook(t, {
-        agent: "claude",
-        event: "UserPromptSubmit",
-        pane,
-        stdin: payload("claude", "PreToolUse"),
-        bin,
-        env,
-      });
+      await fire("UserPromptSubmit", pane, "PreToolUse");
       daemon.signal("SIGKILL");
       await daemon.exited;
       // A poll is the other way the queue is superseded; here an unrelated pane's event drains it.
       const other = await quietPane(t);
-      await fireHook(t, {
-        agent: "claude",
-        event: "SessionStart",
-        pane: other,
-        stdin: payload("claude", "SessionStart"),
-        bin,
-        env,
-      });
+      await fire("SessionStart", other, "SessionStart");
       assertEquals((await agentOptions(t, pane))["@agent_state"], "working");
     } finally {
       await daemon.stop();
