@@ -79,6 +79,8 @@ export class Daemon {
   #settings!: HookSettings;
   #hookManifests = new Map<string, HookManifest | null>();
   #reported = new Set<string>();
+  /** The manifest problems of the set in force. */
+  #skipped = new Set<string>();
   #pool = new Map<string, ControlClient>();
   #edges = new QuietEdges();
   #known = new Map<string, Known>();
@@ -198,14 +200,18 @@ export class Daemon {
       this.#report(`tma daemon: manifests not reloaded, the old set stays: ${message(error)}`);
       return;
     }
-    if (!first && skipped.length > 0) {
-      // All or nothing (U13): a broken user manifest keeps the whole old set.
-      for (const line of skipped) {
+    // All or nothing (U13): a newly broken user manifest keeps the whole old
+    // set. One that was already broken when the set in force loaded does not
+    // block the reload (the set in force lacks it too).
+    const fresh = skipped.filter((line) => !this.#skipped.has(line));
+    if (!first && fresh.length > 0) {
+      for (const line of fresh) {
         this.#report(`tma daemon: reload refused, the old set stays: ${line}`);
       }
       return;
     }
     for (const line of skipped) this.#report(line);
+    this.#skipped = new Set(skipped);
     this.#config = config;
     this.#models = models;
     this.#settings = await loadHookSettings({
