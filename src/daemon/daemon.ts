@@ -89,6 +89,7 @@ export class Daemon {
   #ring = new TransitionRing();
   #socket: DaemonSocket | null = null;
   #work: Promise<void> = Promise.resolve();
+  #events: Promise<void> = Promise.resolve();
   #cycleQueued: { force: Set<string>; reason: string } | null = null;
   #drainQueued = false;
   #lastPush = 0;
@@ -234,9 +235,20 @@ export class Daemon {
     return this.#hookManifests.get(agent) ?? null;
   }
 
-  /** Serialises work: cycles, intakes and pool changes run one at a time. */
+  /** Serialises cycles and pool changes: one at a time. */
   #enqueue(task: () => Promise<void>): void {
     this.#work = this.#work.then(task).catch((error) => {
+      this.#o.log(`tma daemon: ${message(error)}`);
+    });
+  }
+
+  /**
+   * Serialises hook events on a lane of their own, so an event never waits
+   * behind a cycle: both write through the same compare-and-swap, which
+   * orders them by evidence time whichever commits first (D47).
+   */
+  #enqueueEvent(task: () => Promise<void>): void {
+    this.#events = this.#events.then(task).catch((error) => {
       this.#o.log(`tma daemon: ${message(error)}`);
     });
   }
@@ -410,7 +422,7 @@ export class Daemon {
   #requestDrain(): void {
     if (this.#drainQueued || this.#stopping) return;
     this.#drainQueued = true;
-    this.#enqueue(async () => {
+    this.#enqueueEvent(async () => {
       this.#drainQueued = false;
       await this.#drain();
     });
@@ -444,7 +456,7 @@ export class Daemon {
       return Promise.resolve(false);
     }
     return new Promise((resolve) => {
-      this.#enqueue(async () => {
+      this.#enqueueEvent(async () => {
         const taken = await this.#ingest(event, "frame");
         resolve(taken);
         if (taken) await this.#afterEvents();
