@@ -7,10 +7,14 @@
  * - `tma --version`, the baseline a quiet cycle at 100 panes is held to;
  * - one `tma-hook claude PreToolUse` fire against an empty Deno script;
  * - the Codex rollout tail read at 1 MiB and 50 MiB;
+ * - prompt to notify command, with hooks and with a status poll, and the CPU
+ *   an idle `tma wait` spends per minute (`bench_notify.ts`);
  * - the picker's first frame and one `jump --attention` at 100 panes
  *   (scripts/bench_surfaces.ts);
  * - the daemon: hook fire with and without it, draw-to-blocked latency, CPU
- *   and peak memory (scripts/bench_daemon.ts).
+ *   and peak memory (scripts/bench_daemon.ts);
+ * - `tma status` and `tma event` with a user manifest (its patterns on the
+ *   linear-time engine) against the bundled one (scripts/bench_patterns.ts).
  * @module
  */
 import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
@@ -218,6 +222,14 @@ async function main(): Promise<void> {
   } catch (error) {
     report.telemetry = `skipped: ${(error as Error).message}`;
   }
+  // Issue 16's figures, self-contained in bench_notify.ts: prompt to notify
+  // command (hooks and a status poll) and an idle wait's CPU per minute.
+  try {
+    const { benchNotify } = await import("./bench_notify.ts");
+    report.notify = await benchNotify();
+  } catch (error) {
+    report.notify = `skipped: ${(error as Error).message}`;
+  }
   // issue 15: the picker's first frame and one jump at 100 panes, each beside tma --version.
   try {
     const { benchSurfaces } = await import("./bench_surfaces.ts");
@@ -231,6 +243,13 @@ async function main(): Promise<void> {
     report.daemon = await benchDaemon();
   } catch (error) {
     report.daemon = `skipped: ${(error as Error).message}`;
+  }
+  // issue 13 item 1: what a user manifest's linear-time patterns cost at start-up.
+  try {
+    const { benchPatterns } = await import("./bench_patterns.ts");
+    report.user_patterns = await benchPatterns();
+  } catch (error) {
+    report.user_patterns = `skipped: ${(error as Error).message}`;
   }
   console.log("tma bench (medians of", RUNS, "runs; times in ms)");
   console.log(`tma --version: ${version} ms; empty deno script: ${empty} ms`);
@@ -257,9 +276,14 @@ async function main(): Promise<void> {
       : `tma-hook claude PreToolUse: ${hook} ms = ${report.hook_over_empty} x empty script (budget 2.5)`,
   );
   console.log("telemetry:", JSON.stringify(report.telemetry));
+  console.log("notify:", JSON.stringify(report.notify));
   console.log(
     "surfaces (picker first frame budget 1.5x tma --version, pair by pair):",
     JSON.stringify(report.surfaces),
+  );
+  console.log(
+    "user manifest (re2js) over bundled, status and event, pair by pair:",
+    JSON.stringify(report.user_patterns),
   );
   console.log("daemon (hook budget 10 ms with a daemon; latency quiet_ms + 0.5 s; CPU under 1 %):");
   console.log(JSON.stringify(report.daemon));

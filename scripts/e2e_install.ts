@@ -90,9 +90,19 @@ async function run(
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    signal: AbortSignal.timeout(options.timeoutMs),
-  });
-  const result = await child.output();
+    // Its own process group: the deadline kills npm and every script it ran.
+    detached: true,
+  }).spawn();
+  const timer = setTimeout(() => {
+    for (const pid of [-child.pid, child.pid]) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+  }, options.timeoutMs);
+  const result = await child.output().finally(() => clearTimeout(timer));
   const decoder = new TextDecoder();
   const output = decoder.decode(result.stdout) + decoder.decode(result.stderr);
   return { code: result.code, output };

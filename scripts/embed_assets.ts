@@ -12,6 +12,8 @@
 import { defaultConfig } from "../src/core/config/schema.ts";
 import { parseActionManifest, parseAgentManifest } from "../src/core/manifest/parse.ts";
 import { encodeValidated } from "../src/core/prevalidated.ts";
+import { backtrackingRisk } from "../src/core/regex/backtracking.ts";
+import { parseRegex } from "../src/core/regex/syntax.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -61,6 +63,43 @@ export async function renderBundledAssets(): Promise<string> {
   ].join("\n");
 }
 
+/**
+ * The bundled patterns that could backtrack super-linearly, one line each
+ * naming the file, the key and why (`encoded` is `encodeValidated` output of
+ * manifests by stem). The bundled manifests keep the native engine on the
+ * status and hook paths, so each pattern is vetted here instead (R10, R11).
+ *
+ * ```ts
+ * import { encodeValidated } from "../src/core/prevalidated.ts";
+ * patternRisks(encodeValidated({ x: { rules: [{ re: /(a+)+$/u }] } }), "manifests/");
+ * // ['manifests/x.toml: rules[0]: pattern "(a+)+$" can backtrack exponential: …']
+ * ```
+ */
+export function patternRisks(encoded: string, folder: string): string[] {
+  const { regexes } = JSON.parse(encoded) as { regexes: [(string | number)[], string][] };
+  const risks: string[] = [];
+  for (const [path, source] of regexes) {
+    const [stem, ...keys] = path;
+    const key = keys.slice(0, -1).reduce<string>(
+      (out, k) => typeof k === "number" ? `${out}[${k}]` : out ? `${out}.${k}` : String(k),
+      "",
+    );
+    let risk: string | null;
+    try {
+      risk = backtrackingRisk(parseRegex(source));
+    } catch (error) {
+      risk = `cannot be vetted (${error instanceof Error ? error.message : error})`;
+    }
+    if (risk !== null) {
+      risks.push(
+        `${folder}${stem}.toml: ${key}: pattern ${JSON.stringify(source)} can backtrack ${risk}; ` +
+          "rewrite it so no text can match it in more than one way",
+      );
+    }
+  }
+  return risks;
+}
+
 /** Renders the module of pre-validated manifests and default config. */
 export async function renderPrevalidatedAssets(): Promise<string> {
   const agents = Object.fromEntries(
@@ -75,6 +114,8 @@ export async function renderPrevalidatedAssets(): Promise<string> {
       return [stem, parseActionManifest(text, { path: `bundled:manifests/actions/${file}`, stem })];
     }),
   );
+  const risks = patternRisks(encodeValidated(agents), "manifests/");
+  if (risks.length > 0) throw new Error(`bundled patterns refused:\n${risks.join("\n")}`);
   const constant = (name: string, doc: string, value: unknown) =>
     `/** ${doc} */\nexport const ${name}: string =\n  ${JSON.stringify(encodeValidated(value))};\n`;
   return [

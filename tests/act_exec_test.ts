@@ -3,6 +3,7 @@
  * context only as `TMA_*` values, hostile titles and args inert, the
  * child's code passed through, a timeout killing the whole group.
  */
+import { exists } from "./harness/fs.ts";
 import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
 import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
 import { parseActionManifest, type ParsedActionManifest } from "../src/core/manifest/parse.ts";
@@ -43,15 +44,6 @@ async function idleClaude(t: ScratchTmux, title?: string) {
   const r = await recorder(t, "claude", { height: s.height });
   await r.draw(title === undefined ? s : { ...s, title });
   return r;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 tmuxTest(

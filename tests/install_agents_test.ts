@@ -140,7 +140,13 @@ async function runStatusline(
 ): Promise<{ rendered: string; forwarded: string }> {
   const child = new Deno.Command("sh", {
     args: ["-c", command],
-    env: { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", TMUX_PANE: "%5" },
+    // The shim reaches tma through the wrapper, which finds it when it fires.
+    env: {
+      HOME: home,
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      TMUX_PANE: "%5",
+      TMA_BIN: `${home}/bin/tma`,
+    },
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",

@@ -111,12 +111,13 @@ tmuxTest(
 );
 
 tmuxTest(
-  "tma install-hooks I7: an overwritten statusLine reads clobbered, a moved binary stale; install re-wraps",
+  "tma install-hooks I7: an overwritten statusLine reads clobbered, a moved wrapper stale; install re-wraps",
   async (t) => {
     const settings = `${t.home}/.claude/settings.json`;
     await write(settings, SETTINGS);
-    assertEquals((await tma(t, ["claude", "--yes"], { TMA_BIN: "/opt/a/tma" })).code, 0);
-    const stale = await tma(t, ["claude", "--check"], { TMA_BIN: "/opt/b/tma" });
+    const a = { TMA_WRAPPER_PATH: `${t.home}/a/tma-hook` };
+    assertEquals((await tma(t, ["claude", "--yes"], a)).code, 0);
+    const stale = await tma(t, ["claude", "--check"], { TMA_WRAPPER_PATH: `${t.home}/b/tma-hook` });
     assertEquals(stale.code, 1);
     assertStringIncludes(stale.stdout, "statusline shim stale");
 
@@ -126,10 +127,10 @@ tmuxTest(
       settings,
       text.replace(JSON.stringify(doc.statusLine.command), '"~/new.sh"'),
     );
-    const clobbered = await tma(t, ["claude", "--check"], { TMA_BIN: "/opt/a/tma" });
+    const clobbered = await tma(t, ["claude", "--check"], a);
     assertEquals(clobbered.code, 1);
     assertStringIncludes(clobbered.stdout, "statusline shim clobbered");
-    assertEquals((await tma(t, ["claude", "--yes"], { TMA_BIN: "/opt/a/tma" })).code, 0);
+    assertEquals((await tma(t, ["claude", "--yes"], a)).code, 0);
     const rewrapped = JSON.parse((await read(settings))!).statusLine.command as string;
     assert(
       rewrapped.startsWith(": tma-statusline-shim claude;") &&

@@ -207,3 +207,25 @@ tmuxTest(
     assertEquals(await read(other), `set -g base-index 1\n${sourceLine()}\n`);
   },
 );
+
+tmuxTest(
+  "tma install-keys R19 (issue 13 items 7, 10): a read-only config is refused; the backup stays the user's original",
+  async (t) => {
+    const conf = `${t.home}/.tmux.conf`;
+    await Deno.writeTextFile(conf, USER_CONF);
+    await Deno.chmod(conf, 0o444);
+    const refused = await runTma(t, ["install-keys", "--yes"]);
+    assert(refused.code !== 0, "a read-only config must be refused");
+    assertMatch(refused.stderr, /read-only/);
+    assertEquals(await files(t), [USER_CONF, null], "refused: nothing written");
+
+    await Deno.chmod(conf, 0o644);
+    assertEquals((await runTma(t, ["install-keys", "--yes"])).code, 0);
+    assertEquals(await read(`${conf}.tma-backup`), USER_CONF);
+    // A second install that rewrites tma's line (another --config-dir) keeps that backup.
+    const moved = await runTma(t, ["install-keys", "--yes", "--config-dir", `${t.dir}/keys`]);
+    assertEquals(moved.code, 0, moved.stderr);
+    assertEquals(await read(conf), `${USER_CONF}\n${sourceLine(`${t.dir}/keys`)}`);
+    assertEquals(await read(`${conf}.tma-backup`), USER_CONF, "the backup is still the original");
+  },
+);

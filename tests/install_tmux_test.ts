@@ -63,7 +63,9 @@ tmuxTest(
     assertStringIncludes(again.stdout, "nothing to change");
     assertEquals(await t.tmux("show-hooks", "-g", "after-select-pane"), pane);
 
-    // tmux runs them: selecting a pane, then changing window.
+    // tmux runs them, with the tma it finds when they fire (here TMA_BIN in
+    // the server's environment): selecting a pane, then changing window.
+    await t.tmux("set-environment", "-g", "TMA_BIN", bin);
     const second = (await t.tmux("split-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main"))
       .trim();
     await t.tmux("select-pane", "-t", second);
@@ -90,13 +92,21 @@ tmuxTest(
     assertStringIncludes(missing.stdout, "tmux: after-select-pane: missing");
     assertEquals((await tma(t, ["pi", "--yes"], { TMA_BIN: bin })).code, 0);
 
-    // Another tma binary than the one that checks: the entries drifted.
-    const drifted = await tma(t, ["pi", "--check"], { TMA_BIN: `${t.home}/elsewhere/tma` });
+    // An entry an older tma wrote (it embedded the binary it found): drifted.
+    await t.tmux(
+      "set-hook",
+      "-g",
+      "session-window-changed[0]",
+      `run-shell "set -- /old/tma; [ -x /old/tma ] || set -- tma; ` +
+        `TMA_HOOK_KIND=session-window-changed \\"\\$@\\" clear-attention '#{pane_id}' 2>/dev/null || true"`,
+    );
+    const drifted = await tma(t, ["pi", "--check"], { TMA_BIN: bin });
     assertEquals(drifted.code, 1);
     assertStringIncludes(
       drifted.stdout,
       "tmux: session-window-changed: drifted (index 0 runs another tma binary)",
     );
+    assertEquals((await tma(t, ["pi", "--yes"], { TMA_BIN: bin })).code, 0);
 
     // A restarted server has lost them: wiped, with the durable recipe.
     await t.tmux("kill-server");

@@ -221,7 +221,8 @@ const EVERYTHING = new Map([
 ]);
 
 const ZOD_TOML_JSONC = ["src/deps/zod.ts", "src/deps/toml.ts", "src/deps/jsonc.ts"];
-const HEAVY = [...ZOD_TOML_JSONC, "src/deps/dax.ts"];
+/** re2js runs only a user manifest's patterns (item 1): loaded with that manifest, never at start-up. */
+const HEAVY = [...ZOD_TOML_JSONC, "src/deps/dax.ts", "src/deps/re2js.ts"];
 
 Deno.test("layers: every folder of src/ has a row in the layer map", async () => {
   const missing = (await srcFolders()).filter((folder) => !LAYERS[folder]);
@@ -271,7 +272,7 @@ const STATUS_PATH = [
   "src/tmux/server.ts",
 ];
 
-Deno.test("layers D64: the status path loads no zod, TOML or dax at start-up", () => {
+Deno.test("layers D64: the status path loads no zod, TOML, dax or re2js at start-up", () => {
   for (const start of STATUS_PATH) {
     assert(SOURCE.has(start), `${start} is gone: update STATUS_PATH`);
   }
@@ -288,11 +289,16 @@ Deno.test("layers D64: the status path loads no zod, TOML or dax at start-up", (
  */
 const HOOK_PATH = ["mod.ts", "src/cli/commands/event.ts", "src/cli/commands/clear_attention.ts"];
 
-Deno.test("layers: the hook path loads no zod, dax or JSONC at start-up", () => {
+Deno.test("layers: the hook path loads no zod, dax, JSONC or re2js at start-up", () => {
   for (const start of HOOK_PATH) assert(SOURCE.has(start), `${start} is gone: update HOOK_PATH`);
   report(
     "a hook runs inside the agent's turn and must stay light",
-    heavyChains(SOURCE, HOOK_PATH, ["src/deps/zod.ts", "src/deps/dax.ts", "src/deps/jsonc.ts"]),
+    heavyChains(SOURCE, HOOK_PATH, [
+      "src/deps/zod.ts",
+      "src/deps/dax.ts",
+      "src/deps/jsonc.ts",
+      "src/deps/re2js.ts",
+    ]),
   );
 });
 

@@ -271,6 +271,51 @@ tmuxTest(
   },
 );
 
+const pi: ParsedAgentManifest = parseAgentManifest(BUNDLED_AGENTS.pi, {
+  path: "bundled:pi.toml",
+  stem: "pi",
+});
+
+tmuxTest(
+  "tma event --kind context D46: another agent's payload leaves a registered pane's telemetry alone",
+  async (t) => {
+    const pane = await claudePane(t);
+    await t.tmux("set-option", "-p", "-t", pane, "@agent_name", "claude");
+    await intakeContext({
+      server: t.server,
+      pane,
+      manifest: claude,
+      payload: statusline(),
+      nowMs: T0,
+    });
+    const stamped = await telemetryOf(t, pane);
+    // A pi run as a tool by the pane's claude inherits TMUX_PANE; its extension
+    // forwards a payload with no session id, which the session filter lets by.
+    const foreign = JSON.stringify({
+      context_usage: { tokens: 1000, contextWindow: 200000, percent: 1 },
+    });
+    await intakeContext({
+      server: t.server,
+      pane,
+      manifest: pi,
+      payload: foreign,
+      nowMs: T0 + 1000,
+    });
+    assertEquals(await telemetryOf(t, pane), stamped);
+    // On a pane registered to pi, the same payload stamps.
+    const piPane = (await t.standIn("pi")).pane;
+    await t.tmux("set-option", "-p", "-t", piPane, "@agent_name", "pi");
+    await intakeContext({
+      server: t.server,
+      pane: piPane,
+      manifest: pi,
+      payload: foreign,
+      nowMs: T0,
+    });
+    assertEquals(await t.option(piPane, "@agent_context_pct"), "1");
+  },
+);
+
 tmuxTest(
   "tma event --kind context --print-status I7: stamps the pane and prints the shim's line",
   async (t) => {

@@ -9,7 +9,8 @@
  * 3. the single-flight lock;
  * 4. the gate again, under the lock;
  * 5. delivery: keys, text, Claude's hook lane, the OpenCode API or a
- *    process; keys first re-check the dialog's fingerprint;
+ *    process; keys at a held dialog go out in one tmux invocation whose
+ *    server-side condition is that the dialog still reads as it did (X1);
  * 6. release, on every path out.
  *
  * ```ts
@@ -23,7 +24,7 @@
  */
 import { UsageError } from "../core/errors.ts";
 import type { ParsedActionManifest } from "../core/manifest/parse.ts";
-import { sendKeys, sendText } from "../tmux/keys.ts";
+import { type Held, sendKeys, sendKeysIfScreen, sendText, sendTextIfScreen } from "../tmux/keys.ts";
 import { apiCall, postApi } from "./api.ts";
 import { appendAudit } from "./audit.ts";
 import { execEnv, runExec } from "./exec.ts";
@@ -33,7 +34,7 @@ import { acquireLock, type HeldLock, releaseLock } from "./lock.ts";
 import { type BrokerEnv, gateInput, readView, redetect } from "./observe.ts";
 import { markDelivered } from "./settle_mark.ts";
 import { type ActResult, exitCodeOf, type Outcome, type Reason } from "../core/action/outcome.ts";
-import { recordPrompt, verifyPrompt } from "./prompt.ts";
+import { type PromptLook, promptRefusal, readPrompt, recordPrompt } from "./prompt.ts";
 import type { Transport } from "../core/action/transport.ts";
 import { isStale, type PaneView } from "../core/action/view.ts";
 
@@ -215,7 +216,8 @@ async function fireOnce(env: BrokerEnv, request: FireRequest): Promise<FireRepor
         "detached exec (A23); remove detach to run it synchronously",
     });
   }
-  const print = needsPrint(transport) ? await recordPrompt(env, view) : null;
+  const prompt = needsPrint(transport) ? await recordPrompt(env, view) : null;
+  const print = prompt?.print ?? null;
   await request.seams?.afterGate?.(view);
 
   const lock = await acquireLock(env.server, {
@@ -239,7 +241,7 @@ async function fireOnce(env: BrokerEnv, request: FireRequest): Promise<FireRepor
     }, { view, transport, fingerprint: print });
   }
   try {
-    return await underLock(env, request, { lock, print });
+    return await underLock(env, request, { lock, prompt });
   } finally {
     await releaseLock(env.server, lock).catch(() => undefined);
   }
@@ -263,11 +265,12 @@ function refusalOf(
 async function underLock(
   env: BrokerEnv,
   request: FireRequest,
-  held: { lock: HeldLock; print: string | null },
+  held: { lock: HeldLock; prompt: PromptLook | null },
 ): Promise<FireReport> {
   const { action } = request;
   const force = request.force ?? false;
-  const { print } = held;
+  const { prompt } = held;
+  const print = prompt?.print ?? null;
   await request.seams?.afterLock?.(held.lock.pane);
   const view = await observe(env, request, held.lock.pane);
   if (view === null) {
@@ -277,7 +280,12 @@ async function underLock(
   if (!second.ok) return refusalOf(request)(second.refusal, { view, fingerprint: print });
   // Taken before anything goes out, so a hook the delivery provokes is newer (D65, D67).
   const deliveredAt = env.now();
-  const report = await deliver(env, request, { view, transport: second.transport, print });
+  const report = await deliver(env, request, {
+    view,
+    transport: second.transport,
+    print,
+    prompt,
+  });
   const outcome = report.result.outcome;
   if (action.settles && (outcome === "sent" || outcome === "replied")) {
     await markDelivered(env.server, { pane: view.pane, state: view.state, at: deliveredAt });
@@ -289,17 +297,17 @@ async function underLock(
 async function deliver(
   env: BrokerEnv,
   request: FireRequest,
-  gated: { view: PaneView; transport: Transport; print: string | null },
+  gated: { view: PaneView; transport: Transport; print: string | null; prompt: PromptLook | null },
 ): Promise<FireReport> {
   const { action } = request;
   const force = request.force ?? false;
-  const { view, transport, print } = gated;
+  const { view, transport, print, prompt } = gated;
   const base = { view, transport, fingerprint: print };
 
   switch (transport.kind) {
     case "keys":
     case "text":
-      return await deliverKeys(env, request, { view, transport, print });
+      return await deliverKeys(env, request, { view, transport, prompt });
     case "hook-lane": {
       const handoffMs = Math.min(HANDOFF_MS, action.timeout_ms);
       const end = await handVerdict(env.server, {
@@ -323,7 +331,7 @@ async function deliver(
       return await deliverKeys(env, request, {
         view: fresh,
         transport: { kind: "keys", keys: transport.keys },
-        print,
+        prompt,
         lane: transport,
       });
     }
@@ -380,31 +388,37 @@ async function deliverKeys(
   options: {
     view: PaneView;
     transport: Transport & { kind: "keys" | "text" };
-    print: string | null;
+    prompt: PromptLook | null;
     lane?: Transport;
   },
 ): Promise<FireReport> {
-  const { view, transport, print } = options;
-  const base = { view, transport: options.lane ?? transport, fingerprint: print };
-  const check = await verifyPrompt(env, {
-    view,
-    print,
-    action: request.action,
-    force: request.force ?? false,
-  });
-  if (check === "vanished") {
-    return vanishedOf(request, { ...base, pane: view.pane });
+  const { view, transport, prompt } = options;
+  const base = { view, transport: options.lane ?? transport, fingerprint: prompt?.print ?? null };
+  const pane = view.pane;
+  const text = request.text ?? "";
+  let delivery: Awaited<ReturnType<typeof sendKeys>> | Held;
+  if (prompt === null) {
+    delivery = transport.kind === "keys"
+      ? await sendKeys(env.server, { pane, keys: transport.keys })
+      : await sendText(env.server, { pane, sequence: transport.sequence, text });
+  } else {
+    // The check and the send in one tmux invocation: the server sends only
+    // while the dialog's rows still read as they did when the gate passed.
+    const rows = prompt.rows;
+    delivery = transport.kind === "keys"
+      ? await sendKeysIfScreen(env.server, { pane, keys: transport.keys, rows })
+      : await sendTextIfScreen(env.server, { pane, sequence: transport.sequence, text, rows });
   }
-  if (check !== null) return refusalOf(request)(check, base);
-  const delivery = transport.kind === "keys"
-    ? await sendKeys(env.server, { pane: view.pane, keys: transport.keys })
-    : await sendText(env.server, {
-      pane: view.pane,
-      sequence: transport.sequence,
-      text: request.text ?? "",
-    });
   if (delivery === "vanished") {
-    return vanishedOf(request, { ...base, pane: view.pane });
+    return vanishedOf(request, { ...base, pane });
+  }
+  if (delivery !== "sent") {
+    const look = await readPrompt(env, { view, capture: delivery.capture });
+    const refusal = promptRefusal(
+      { view, action: request.action, force: request.force ?? false },
+      look,
+    );
+    return refusalOf(request)(refusal, base);
   }
   return reportOf(request)({ outcome: "sent", reason: null }, base);
 }

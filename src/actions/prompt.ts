@@ -1,12 +1,13 @@
 /**
- * Captures a blocked pane's dialog for the prompt fingerprint: once when the
- * gate passes, once more just before the keys go out (X. Beyond).
+ * Captures a blocked pane's dialog for the prompt fingerprint when the gate
+ * passes; the send itself is guarded on the server by the same rows, and a
+ * refusal is read from the capture taken in that same invocation (X1).
  * @module
  */
 import type { ParsedActionManifest } from "../core/manifest/parse.ts";
 import type { State } from "../core/state.ts";
 import { capturePanes } from "../tmux/capture.ts";
-import { fingerprint, promptRows } from "../core/action/fingerprint.ts";
+import { fingerprint, guardRows, promptRows, type ScreenRow } from "../core/action/fingerprint.ts";
 import { type BrokerEnv, modelOf } from "./observe.ts";
 import type { Refusal } from "../core/action/gate.ts";
 import type { PaneView } from "../core/action/view.ts";
@@ -14,6 +15,8 @@ import type { PaneView } from "../core/action/view.ts";
 /** One look at the pane's screen. */
 export interface PromptLook {
   print: string;
+  /** The dialog's rows and where they sit, for the server-side send guard. */
+  rows: ScreenRow[];
   /** The agent's screen rules read blocker chrome on it. */
   showsBlocker: boolean;
   /** What the screen rules read, for a refusal message. */
@@ -25,12 +28,22 @@ export async function lookAtPrompt(env: BrokerEnv, view: PaneView): Promise<Prom
   const screens = await capturePanes(env.server, [view.pane]);
   const capture = screens.get(view.pane);
   if (capture === undefined) return null;
+  return await readPrompt(env, { view, capture });
+}
+
+/** Fingerprints and classifies one capture of the pane. */
+export async function readPrompt(
+  env: BrokerEnv,
+  context: { view: PaneView; capture: string },
+): Promise<PromptLook> {
+  const { view, capture } = context;
   const print = await fingerprint(promptRows(capture, view.height));
   const model = modelOf(env, view.agent);
   const best = model?.classify({ capture, title: view.title ?? "", height: view.height }).best ??
     null;
   return {
     print,
+    rows: guardRows(capture, view.height),
     showsBlocker: best?.state === "blocked",
     reading: best ? { state: best.state, detail: best.detail } : null,
   };
@@ -42,27 +55,22 @@ export async function lookAtPrompt(env: BrokerEnv, view: PaneView): Promise<Prom
  * screen yet (a hook stamps blocked before the agent draws, and a print of
  * the screen before the dialog would refuse the dialog itself).
  */
-export async function recordPrompt(env: BrokerEnv, view: PaneView): Promise<string | null> {
+export async function recordPrompt(env: BrokerEnv, view: PaneView): Promise<PromptLook | null> {
   if (view.state !== "blocked") return null;
   const look = await lookAtPrompt(env, view);
-  return look?.showsBlocker ? look.print : null;
+  return look?.showsBlocker ? look : null;
 }
 
 /**
- * Compares the held fingerprint with a fresh capture just before sending.
- * A different screen that no longer reads as the state the action gates on
- * refuses `gated` (the pane left blocked); a different blocking dialog
- * refuses `prompt-changed`. Returns "vanished" when the pane is gone.
+ * Why a send was refused, read from the screen it met instead of the held
+ * one: `gated` when that screen no longer reads as the state the action
+ * gates on, else `prompt-changed`.
  */
-export async function verifyPrompt(
-  env: BrokerEnv,
-  options: { view: PaneView; print: string | null; action: ParsedActionManifest; force: boolean },
-): Promise<Refusal | "vanished" | null> {
-  const { view, print, action } = options;
-  if (print === null) return null;
-  const look = await lookAtPrompt(env, view);
-  if (look === null) return "vanished";
-  if (look.print === print) return null;
+export function promptRefusal(
+  options: { view: PaneView; action: ParsedActionManifest; force: boolean },
+  look: PromptLook,
+): Refusal {
+  const { view, action } = options;
   const when = action.when;
   const reading = look.reading;
   const stillGated = reading !== null &&

@@ -17,6 +17,11 @@ export interface ListRowsOptions {
   alwaysGit: boolean;
   /** Apply the stampede guard (D53). */
   stampedeGuard: boolean;
+  /**
+   * Dispatch notifications from this cycle when `from_poll` is on (U25):
+   * the polling surfaces do; `mute`, which is about to silence a pane, not.
+   */
+  dispatch?: boolean;
   /** Every agent row, the selector left to the caller (jump: `--back` and `--pane` ignore it). */
   unscoped?: boolean;
 }
@@ -45,6 +50,7 @@ export async function listRows(
     git: options.alwaysGit || needsGit(selector),
     stampedeGuard: options.stampedeGuard,
     snapshot,
+    notify: options.dispatch === false ? undefined : { env: ctx.env },
   });
   reportTiming(ctx, listing.cycle.stats);
   return { ...listing, config };

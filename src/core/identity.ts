@@ -4,6 +4,7 @@
  * process snapshot and the pane's own options (D29-D40). Pure.
  * @module
  */
+import type { TextPattern } from "./regex/pattern.ts";
 import { descendantsOf, type PaneFacts, type ProcessInfo, type ProcessTable } from "./snapshot.ts";
 
 /** The identity facts of one agent, taken from its manifest and config overrides. */
@@ -12,13 +13,13 @@ export interface AgentProfile {
   /** Command-name basenames (M6), extra names from `[[agent]]` included. */
   processNames: readonly string[];
   /** Title regexes that narrow a generic process name (M7). */
-  titlePatterns: readonly RegExp[];
+  titlePatterns: readonly TextPattern[];
   /**
    * Regexes over a process's full command line. A match identifies the agent
    * by itself: real Codex and Gemini run as `node`, and only their command
    * lines name them.
    */
-  argsPatterns: readonly RegExp[];
+  argsPatterns: readonly TextPattern[];
 }
 
 /** Process names too generic to identify an agent without a title or command line. */
@@ -97,6 +98,11 @@ export function nameMatches(profile: AgentProfile, commandName: string): boolean
 
 function argsMatch(profile: AgentProfile, process: ProcessInfo): boolean {
   return profile.argsPatterns.some((pattern) => pattern.test(process.args));
+}
+
+/** Whether a process is the agent of `profile`, by its command name or its command line. */
+export function processMatches(profile: AgentProfile, process: ProcessInfo): boolean {
+  return nameMatches(profile, process.comm) || argsMatch(profile, process);
 }
 
 interface Candidate {

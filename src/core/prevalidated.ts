@@ -39,7 +39,7 @@ export function encodeValidated(value: unknown): string {
 /** A copy of `value` with its regexes replaced by null and recorded by path. */
 function strip(value: unknown, path: Path, regexes: [Path, string, string][]): unknown {
   const where = path.length === 0 ? "the root" : `key "${path.join(".")}"`;
-  if (value instanceof RegExp) {
+  if (isPattern(value)) {
     regexes.push([path, value.source, value.flags]);
     return null;
   }
@@ -62,6 +62,19 @@ function strip(value: unknown, path: Path, regexes: [Path, string, string][]): u
     return out;
   }
   return value;
+}
+
+/**
+ * A compiled regex: a native `RegExp`, or a pattern of the linear-time engine
+ * (the schema's output at build time). Both decode as a native `RegExp`: the
+ * bundled patterns are vetted for backtracking when they are embedded.
+ */
+function isPattern(value: unknown): value is { source: string; flags: string } {
+  if (value instanceof RegExp) return true;
+  if (value === null || typeof value !== "object") return false;
+  const p = value as Record<string, unknown>;
+  return typeof p.test === "function" && typeof p.source === "string" &&
+    typeof p.flags === "string";
 }
 
 /** Decodes what {@linkcode encodeValidated} wrote, compiling its regexes. */

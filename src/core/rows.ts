@@ -5,6 +5,7 @@
  * bumps it (P75), and a test pins the exact set.
  * @module
  */
+import { isMuted } from "./mute.ts";
 import type { PaneFacts, PaneOptionName, PaneOptions } from "./snapshot.ts";
 import { readStamp } from "./stamp.ts";
 import type { State } from "./state.ts";
@@ -137,7 +138,6 @@ export function buildRow(
   const since = stamp.since;
   const turnAt = stamp.turnAt;
   const episode = since === null && turnAt === null ? null : Math.max(since ?? 0, turnAt ?? 0);
-  const muteUntil = parseEpochMs(options["@agent_mute_until"]);
   return {
     pane: pane.paneId,
     agent: stamp.agent,
@@ -153,7 +153,7 @@ export function buildRow(
     session: stamp.session,
     context: numberOrNull(options["@agent_context_pct"]),
     context_at_ms: parseEpochMs(options["@agent_context_at"]),
-    muted: muteUntil !== null && muteUntil > context.nowMs,
+    muted: isMuted(options, context.nowMs),
     tokens: numberOrNull(options["@agent_tokens"]),
     quota: numberOrNull(options["@agent_quota_pct"]),
     quota_window: options["@agent_quota_window"] || null,

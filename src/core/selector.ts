@@ -17,18 +17,19 @@ export interface Selector {
 }
 
 /**
- * Parses a `--state` list; an unknown token is a usage error naming the set.
+ * Parses a `--state` list (or another flag's, such as `wait --until`); an
+ * unknown token is a usage error naming the flag and the set.
  *
  * ```ts
  * parseStates("idle,done"); // Set { "idle", "done" }
  * ```
  */
-export function parseStates(list: string): Set<StateClass> {
+export function parseStates(list: string, flag = "--state"): Set<StateClass> {
   const states = new Set<StateClass>();
   for (const token of list.split(",").map((t) => t.trim()).filter((t) => t !== "")) {
     if (!(CLASSES as readonly string[]).includes(token)) {
       throw new UsageError(
-        `--state: unknown state "${token}" (use idle, working, blocked, unknown, done)`,
+        `${flag}: unknown state "${token}" (use idle, working, blocked, unknown, done)`,
       );
     }
     states.add(token as StateClass);
@@ -47,9 +48,23 @@ export function matches(row: AgentRow, selector: Selector, sessionName: string):
   if (selector.agent !== undefined && row.agent !== selector.agent) return false;
   if (selector.repo !== undefined && row.repo !== selector.repo) return false;
   if (selector.branch !== undefined && row.branch !== selector.branch) return false;
-  if (selector.states && selector.states.size > 0) {
-    const ok = selector.states.has(row.state) || (row.done && selector.states.has("done"));
-    if (!ok) return false;
-  }
+  if (selector.states && selector.states.size > 0 && !inStates(row, selector.states)) return false;
   return true;
+}
+
+/**
+ * Whether a row is in one of `states`: `idle` also matches done rows, `done`
+ * matches only them (C15, C35).
+ *
+ * ```ts
+ * import type { AgentRow } from "./rows.ts";
+ * declare const row: AgentRow; // idle with attention
+ * inStates(row, new Set(["idle"])); // true
+ * ```
+ */
+export function inStates(
+  row: Pick<AgentRow, "state" | "done">,
+  states: ReadonlySet<StateClass>,
+): boolean {
+  return states.has(row.state) || (row.done && states.has("done"));
 }

@@ -37,6 +37,7 @@ export const PANE_OPTIONS = [
   "@agent_mute_until",
   "@agent_action",
   "@agent_notified_at",
+  "@agent_context_notified_at",
   "@tma_title_match_pid",
   "@tma_reg_dead_since",
   "@tma_fg",

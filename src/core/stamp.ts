@@ -14,6 +14,12 @@ export interface OptionWrite {
   value: string | null;
   /** Defaults to "pane". Window and session writes go to the chain pane's window or session. */
   scope?: "pane" | "window" | "session" | "server";
+  /**
+   * `value` is a tmux format that the server expands when the write runs,
+   * against the options as they are then, rather than a literal (the hook
+   * stamp's `@agent_since`, decided by the state it replaces).
+   */
+  format?: boolean;
 }
 
 /** The typed reading of a pane's stamp. */
@@ -79,6 +85,25 @@ export function removalWrites(options: PaneOptions): OptionWrite[] {
   return Object.keys(options)
     .filter((name) => name !== "@agent_ignore")
     .map((name) => ({ name, value: null }));
+}
+
+/**
+ * The pane options as they read once `writes` commit: pane-scope writes
+ * applied, a null or empty value removing the option.
+ *
+ * ```ts
+ * applyWrites({ "@agent_state": "idle" }, [{ name: "@agent_state", value: "working" }]);
+ * // { "@agent_state": "working" }
+ * ```
+ */
+export function applyWrites(options: PaneOptions, writes: readonly OptionWrite[]): PaneOptions {
+  const next = { ...options } as Record<string, string>;
+  for (const write of writes) {
+    if ((write.scope ?? "pane") !== "pane") continue;
+    if (write.value === null || write.value === "") delete next[write.name];
+    else next[write.name] = write.value;
+  }
+  return next as PaneOptions;
 }
 
 /** Epoch ms as the 13-digit token the stamp grammar wants (P1). */

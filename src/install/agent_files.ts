@@ -19,7 +19,7 @@ import { installCodexNotify, readNotify, uninstallCodexNotify } from "./codex_to
 import { inspectCursorHooks, installCursorHooks, uninstallCursorHooks } from "./cursor_hooks.ts";
 import { InstallError } from "./errors.ts";
 import { BACKUP_SUFFIX, type FileChange } from "./files.ts";
-import { parseDoc, valueAt } from "./json_doc.ts";
+import { type KeepContainer, nodeAt, parseDoc, valueAt } from "./json_doc.ts";
 import type { Launcher } from "./launcher.ts";
 import {
   inspectManaged,
@@ -146,12 +146,31 @@ async function editJson(
 async function unwireJson(
   env: AgentEnv,
   path: string,
-  edit: (text: string) => string,
+  edit: (text: string, keep: KeepContainer) => string,
 ): Promise<FileChange[]> {
   const before = await env.read(path);
   if (before === null) return [];
-  const change: FileChange = { path, before, after: edit(before), backup: true };
+  const keep = await originalContainers(env, path);
+  const change: FileChange = { path, before, after: edit(before, keep), backup: false };
   return [await settle(env, change, (text) => isEmptyObject(path, text))];
+}
+
+/**
+ * Which containers uninstall must leave even when tma's entries were all
+ * they held: those the user's original (the backup) already had, such as a
+ * `"hooks": {}` of their own. Without a backup, tma created the file or
+ * every container it emptied.
+ */
+async function originalContainers(env: AgentEnv, path: string): Promise<KeepContainer> {
+  const original = await env.read(path + BACKUP_SUFFIX).catch(() => null);
+  if (original === null) return () => false;
+  let doc: ReturnType<typeof parseDoc>;
+  try {
+    doc = parseDoc(path + BACKUP_SUFFIX, original);
+  } catch {
+    return () => false;
+  }
+  return (at) => nodeAt(doc, at) !== undefined;
 }
 
 /** How one hooks file is edited: Claude's nested shape (also Gemini's and Codex's) or Cursor's. */
@@ -199,7 +218,7 @@ function shimEdit(
   statusline: boolean,
 ): (text: string) => string {
   return statusline
-    ? (text) => installShim(text, path, { agent, launcher: env.launcher })
+    ? (text) => installShim(text, path, { agent, wrapperRef: env.wrapperRef })
     : (text) => uninstallShim(text, path);
 }
 
@@ -235,7 +254,7 @@ export class Inspection {
     const text = await env.read(path);
     const state = text === null
       ? "absent"
-      : inspectShim(text, path, { agent, launcher: env.launcher });
+      : inspectShim(text, path, { agent, wrapperRef: env.wrapperRef });
     if (state !== "absent") this.any = true;
     if (options.statusline) {
       if (state !== "present") this.complete = false;
@@ -243,7 +262,7 @@ export class Inspection {
         ? undefined
         : valueAt(parseDoc(path, text), ["statusLine", "command"]);
       const why = state === "stale"
-        ? "stale (it embeds another tma binary; rerun install-hooks)"
+        ? "stale (it calls another wrapper or a tma binary; rerun install-hooks)"
         : state === "present"
         ? "present"
         : options.recorded === "installed" && typeof command === "string"
@@ -332,7 +351,9 @@ function hooksFileAgent(
     },
     uninstall: async (env) => {
       const path = file.path(env.paths);
-      return plan(await unwireJson(env, path, (text) => uninstallClaudeHooks(text, path, agent)));
+      return plan(
+        await unwireJson(env, path, (text, keep) => uninstallClaudeHooks(text, path, agent, keep)),
+      );
     },
     isWired: (env) => hooksWired(env, hooks(env)),
     inspect: (check) => check.hooksFile(file.path(check.env.paths), file.events, CLAUDE_SHAPE),
@@ -380,8 +401,8 @@ export const AGENT_FILES: Readonly<Record<AgentName, AgentFiles>> = {
     },
     uninstall: async (env) => {
       const path = env.paths.claudeSettings;
-      const edit = (text: string) =>
-        uninstallShim(uninstallClaudeHooks(text, path, "claude"), path);
+      const edit = (text: string, keep: KeepContainer) =>
+        uninstallShim(uninstallClaudeHooks(text, path, "claude", keep), path);
       return plan(await unwireJson(env, path, edit));
     },
     isWired: async (env) => {
@@ -426,11 +447,12 @@ export const AGENT_FILES: Readonly<Record<AgentName, AgentFiles>> = {
           path: codexConfig,
           before,
           after: uninstallCodexNotify(before, codexConfig),
-          backup: true,
+          backup: false,
         };
         changes.push(await settle(env, change, (text) => text.trim() === ""));
       }
-      const edit = (text: string) => uninstallClaudeHooks(text, codexHooks, "codex");
+      const edit = (text: string, keep: KeepContainer) =>
+        uninstallClaudeHooks(text, codexHooks, "codex", keep);
       return plan([...changes, ...await unwireJson(env, codexHooks, edit)]);
     },
     isWired: async (env) => {
@@ -468,7 +490,7 @@ export const AGENT_FILES: Readonly<Record<AgentName, AgentFiles>> = {
         ...await unwireJson(
           env,
           cursorHooks,
-          (t) => uninstallCursorHooks(t, cursorHooks, "cursor"),
+          (t, keep) => uninstallCursorHooks(t, cursorHooks, "cursor", keep),
         ),
         ...await unwireJson(env, cursorCliConfig, (t) => uninstallShim(t, cursorCliConfig)),
       ]);

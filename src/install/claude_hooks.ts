@@ -13,6 +13,7 @@ import { hookCommand, parseHookCommand } from "./hook_command.ts";
 import {
   insertValue,
   type JsonDoc,
+  type KeepContainer,
   nodeAt,
   objectAt,
   parseDoc,
@@ -58,23 +59,25 @@ function findEntries(doc: JsonDoc, agent: string): Found[] {
   return found;
 }
 
-/** Removes one hook entry, then every container it leaves empty. */
-function removeEntry(text: string, entry: Found): string {
+/** Removes one hook entry, then every container it leaves empty that `keep` does not claim. */
+function removeEntry(text: string, entry: Found, keep: KeepContainer = () => false): string {
   const groupPath = ["hooks", entry.event, entry.group];
   let out = removeValue(text, [...groupPath, "hooks", entry.hook]);
   const check = (t: string, p: (string | number)[]) => {
     const v = valueAt(parseDoc("", t), p);
     return (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
   };
-  if (check(out, [...groupPath, "hooks"])) {
+  if (check(out, [...groupPath, "hooks"]) && !keep(groupPath)) {
     const group = valueAt(parseDoc("", out), groupPath);
     // A group that only carried tma's hook (and maybe a matcher) goes too.
     if (isObject(group) && Object.keys(group).every((k) => k === "hooks" || k === "matcher")) {
       out = removeValue(out, groupPath);
     }
   }
-  if (check(out, ["hooks", entry.event])) out = removeValue(out, ["hooks", entry.event]);
-  if (check(out, ["hooks"])) out = removeValue(out, ["hooks"]);
+  if (check(out, ["hooks", entry.event]) && !keep(["hooks", entry.event])) {
+    out = removeValue(out, ["hooks", entry.event]);
+  }
+  if (check(out, ["hooks"]) && !keep(["hooks"])) out = removeValue(out, ["hooks"]);
   return out;
 }
 
@@ -138,12 +141,20 @@ function retired(doc: JsonDoc, wiring: Wiring): Found[] {
   return findEntries(doc, wiring.agent).filter((f) => !wiring.events.includes(f.event));
 }
 
-/** Removes every tma entry for the agent (any event, any wrapper path). */
-export function uninstallClaudeHooks(text: string, path: string, agent: string): string {
+/**
+ * Removes every tma entry for the agent (any event, any wrapper path), and
+ * the containers that leaves empty unless `keep` says the user had them.
+ */
+export function uninstallClaudeHooks(
+  text: string,
+  path: string,
+  agent: string,
+  keep: KeepContainer = () => false,
+): string {
   const doc = parseDoc(path, text);
   let out = doc.text;
   // From the back, so the indexes of the entries still to remove stay valid.
-  for (const entry of findEntries(doc, agent).reverse()) out = removeEntry(out, entry);
+  for (const entry of findEntries(doc, agent).reverse()) out = removeEntry(out, entry, keep);
   return out === doc.text ? text : out;
 }
 

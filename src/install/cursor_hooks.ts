@@ -10,6 +10,7 @@ import { InstallError } from "./errors.ts";
 import { hookCommand, parseHookCommand } from "./hook_command.ts";
 import {
   insertValue,
+  type KeepContainer,
   nodeAt,
   objectAt,
   parseDoc,
@@ -45,12 +46,21 @@ function isEmpty(value: unknown): boolean {
     (isObject(value) && Object.keys(value).length === 0);
 }
 
-function removeEntry(path: string, text: string, entry: Found): string {
+function removeEntry(
+  path: string,
+  text: string,
+  entry: Found,
+  keep: KeepContainer = () => false,
+): string {
   let out = removeValue(text, ["hooks", entry.event, entry.index]);
-  if (isEmpty(valueAt(parseDoc(path, out), ["hooks", entry.event]))) {
+  if (
+    isEmpty(valueAt(parseDoc(path, out), ["hooks", entry.event])) && !keep(["hooks", entry.event])
+  ) {
     out = removeValue(out, ["hooks", entry.event]);
   }
-  if (isEmpty(valueAt(parseDoc(path, out), ["hooks"]))) out = removeValue(out, ["hooks"]);
+  if (isEmpty(valueAt(parseDoc(path, out), ["hooks"])) && !keep(["hooks"])) {
+    out = removeValue(out, ["hooks"]);
+  }
   return out;
 }
 
@@ -87,15 +97,25 @@ export function installCursorHooks(text: string, path: string, wiring: Wiring): 
   return out;
 }
 
-/** Removes every tma entry, and a `version` key left on its own. */
-export function uninstallCursorHooks(text: string, path: string, agent: string): string {
+/**
+ * Removes every tma entry, and a `version` key left on its own, keeping what
+ * `keep` says the user's original had.
+ */
+export function uninstallCursorHooks(
+  text: string,
+  path: string,
+  agent: string,
+  keep: KeepContainer = () => false,
+): string {
   const doc = parseDoc(path, text);
   const entries = findEntries(path, doc.text, agent);
   if (entries.length === 0) return text;
   let out = doc.text;
-  for (const entry of entries.reverse()) out = removeEntry(path, out, entry);
+  for (const entry of entries.reverse()) out = removeEntry(path, out, entry, keep);
   const rest = valueAt(parseDoc(path, out), []);
-  if (isObject(rest) && Object.keys(rest).length === 1 && "version" in rest) {
+  if (
+    isObject(rest) && Object.keys(rest).length === 1 && "version" in rest && !keep(["version"])
+  ) {
     out = removeValue(out, ["version"]);
   }
   return out;

@@ -3,8 +3,13 @@
  * the atomic write that gets it there (I3). A change is shown as a unified
  * diff before anything is written; a write goes to a temporary file in the
  * same directory and is renamed over the target, so a reader never sees half
- * a file; the first time tma changes a file it already finds, the original
- * is kept as `<file>.tma-backup`.
+ * a file. A backup (`<file>.tma-backup`) is the user's original: the file as
+ * tma first found it, taken when an install is about to write into a file
+ * that holds no tma wiring yet, and never anything tma wrote itself.
+ *
+ * Files are edited as UTF-8 text: one that is not valid UTF-8 is refused
+ * rather than decoded with replacement characters, so no byte outside tma's
+ * own keys can change. A file its owner made read-only is refused too.
  * @module
  */
 import { unifiedDiff } from "./diff.ts";
@@ -27,10 +32,17 @@ export interface FileChange {
 /** The suffix of the first-time backup copy. */
 export const BACKUP_SUFFIX = ".tma-backup";
 
-/** Reads a file, or `null` when it does not exist. */
+/** A strict UTF-8 decoder that keeps a byte-order mark, so text re-encodes to the same bytes. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Reads a file, or `null` when it does not exist. Throws InstallError for a
+ * file that is not valid UTF-8 (naming the first bad byte's offset).
+ */
 export async function readOrNull(path: string): Promise<string | null> {
+  let bytes: Uint8Array;
   try {
-    return await Deno.readTextFile(path);
+    bytes = await Deno.readFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
     if (error instanceof Deno.errors.IsADirectory) {
@@ -39,6 +51,61 @@ export async function readOrNull(path: string): Promise<string | null> {
     throw new InstallError(
       `cannot read ${path}: ${error instanceof Error ? error.message : error}`,
       path,
+    );
+  }
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new InstallError(
+      `${path} is not valid UTF-8 (the first bad byte is at offset ${firstBadByte(bytes)}); ` +
+        "tma edits settings files as UTF-8 and will not change a byte of this one. Convert it " +
+        `(for example iconv -f latin1 -t utf-8 ${path}) and rerun`,
+      path,
+    );
+  }
+}
+
+/** The offset of the first byte that does not decode as UTF-8. */
+function firstBadByte(bytes: Uint8Array): number {
+  let lo = 0;
+  let hi = bytes.length;
+  // The longest prefix that decodes (a cut inside a sequence is bad too).
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
+      lo = mid;
+    } catch {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+/** Whether a text already carries tma's wiring (the wrapper, or the statusline shim). */
+export function carriesTma(text: string): boolean {
+  return text.includes("tma-hook") || text.includes(": tma-statusline-shim");
+}
+
+/**
+ * Refuses a planned change to a file its owner made read-only: replacing it
+ * would silently undo that choice. Checked for every change before any is
+ * written.
+ */
+export async function checkWritable(change: FileChange): Promise<void> {
+  if (change.before === null) return;
+  let mode: number | null;
+  try {
+    mode = (await Deno.stat(change.path)).mode;
+  } catch {
+    return;
+  }
+  if (mode !== null && (mode & 0o200) === 0) {
+    throw new InstallError(
+      `${change.path} is read-only (mode ${(mode & 0o777).toString(8).padStart(4, "0")}), so ` +
+        "tma will not replace it; nothing was written. Make it writable (chmod u+w " +
+        `${change.path}) and rerun, or make the change yourself`,
+      change.path,
     );
   }
 }
@@ -98,10 +165,14 @@ export async function writeAtomic(path: string, text: string, mode?: number): Pr
   }
 }
 
-/** Applies one change (backup first, then the atomic write or the removal). */
+/**
+ * Applies one change: the backup of the user's original first (only when
+ * the file holds no tma wiring yet: an older backup is then stale, and is
+ * replaced), then the atomic write or the removal.
+ */
 export async function applyChange(change: FileChange): Promise<void> {
   if (!isChange(change)) return;
-  if (change.backup && change.before !== null && !(await exists(change.path + BACKUP_SUFFIX))) {
+  if (change.backup && change.before !== null && !carriesTma(change.before)) {
     await writeAtomic(change.path + BACKUP_SUFFIX, change.before);
   }
   if (change.after === null) {

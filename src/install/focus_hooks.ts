@@ -1,8 +1,8 @@
 /**
  * The tmux attention hooks every install adds: `after-select-pane` and
  * `session-window-changed` run `tma clear-attention '#{pane_id}'`, with the
- * hook's name in `TMA_HOOK_KIND` and the binary late-bound (the embedded
- * path, else `tma` on PATH) (I4). They are appended with `set-hook -ga`,
+ * hook's name in `TMA_HOOK_KIND` and the binary late-bound (`$TMA_BIN`,
+ * else `tma` on PATH, as they are when the hook fires) (I4). They are appended with `set-hook -ga`,
  * never at a fixed index, so the user's own entries stay; the indexes tmux
  * assigns are recorded in `hooks-state-<server>.toml`, which is how `--check`
  * tells present, drifted, wiped (the server restarted) and missing apart.
@@ -19,7 +19,7 @@ import {
   showGlobalHook,
   unsetGlobalHookAt,
 } from "../tmux/global_hooks.ts";
-import { type Launcher, launcherSetup } from "./launcher.ts";
+import type { Launcher } from "./launcher.ts";
 import { baseName, dirName } from "./shell.ts";
 
 /** The hooks tma adds. */
@@ -36,11 +36,14 @@ export function attentionHooks(options: { focusEvents?: boolean }): string[] {
   return options.focusEvents ? [...ATTENTION_HOOKS, FOCUS_EVENT_HOOK] : [...ATTENTION_HOOKS];
 }
 
-/** The shell script one hook runs. */
-export function attentionScript(kind: string, launcher: Launcher): string {
-  return `${
-    launcherSetup(launcher)
-  }; TMA_HOOK_KIND=${kind} "$@" clear-attention '#{pane_id}' 2>/dev/null || true`;
+/**
+ * The shell script one hook runs: the `tma` on PATH (or `$TMA_BIN`) as it
+ * is when the hook fires, never a binary or checkout found at install time
+ * (I4, issue 13 item 12). The launcher argument is kept for the callers and
+ * is not used.
+ */
+export function attentionScript(kind: string, _launcher?: Launcher): string {
+  return `TMA_HOOK_KIND=${kind} "\${TMA_BIN:-tma}" clear-attention '#{pane_id}' 2>/dev/null || true`;
 }
 
 /** Quotes a script for tmux's command parser (inside double quotes `$` expands). */

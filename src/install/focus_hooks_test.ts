@@ -10,16 +10,17 @@ import type { Launcher } from "./launcher.ts";
 
 const launcher: Launcher = { argv: ["/opt/my tma/tma"], requires: ["/opt/my tma/tma"] };
 
-Deno.test("focus hooks I4: the hook script late-binds the binary, sets TMA_HOOK_KIND and never fails", () => {
+Deno.test("focus hooks I4, I12: the hook script finds tma when it fires, sets TMA_HOOK_KIND and never fails", () => {
   const script = attentionScript("after-select-pane", launcher);
   assertEquals(
     script,
-    "set -- '/opt/my tma/tma'; [ -x '/opt/my tma/tma' ] || set -- tma; " +
-      `TMA_HOOK_KIND=after-select-pane "$@" clear-attention '#{pane_id}' 2>/dev/null || true`,
+    `TMA_HOOK_KIND=after-select-pane "\${TMA_BIN:-tma}" clear-attention '#{pane_id}' 2>/dev/null || true`,
   );
+  // Nothing found at install time is embedded: no binary, no checkout.
+  assertEquals(script.includes("/opt/my tma/tma"), false);
   const command = attentionCommand("after-select-pane", launcher);
   assertEquals(command.startsWith('run-shell "'), true);
-  assertEquals(command.includes('\\"\\$@\\"'), true);
+  assertEquals(command.includes('\\"\\${TMA_BIN:-tma}\\"'), true);
   assertEquals(isTmaEntry(command), true);
   assertEquals(isTmaEntry('display-message "hi"'), false);
 });

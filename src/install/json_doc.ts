@@ -27,6 +27,12 @@ import { InstallError, SettingsParseError } from "./errors.ts";
 /** A path into a JSON document: property names and array indexes. */
 export type JsonPath = (string | number)[];
 
+/**
+ * Whether uninstall must keep the container at a path even when emptied (it
+ * was in the user's original file).
+ */
+export type KeepContainer = (path: JsonPath) => boolean;
+
 /** How a file lays out its values. */
 export interface JsonStyle {
   /** One level of indentation: a tab, or some spaces. */

@@ -257,7 +257,8 @@ export function planKeysInstall(
       path: paths.conf,
       before: state.conf,
       after: markConf(state.conf, sourceLine(paths.configDirFlag)),
-      backup: true,
+      // The backup is the user's original: never a config that already holds tma's line.
+      backup: !(state.conf ?? "").split("\n").some(isMarked),
     },
   ].filter(isChange);
 }

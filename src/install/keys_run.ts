@@ -15,6 +15,7 @@ import { InstallError } from "./errors.ts";
 import {
   applyChange,
   BACKUP_SUFFIX,
+  checkWritable,
   describeChange,
   type FileChange,
   readOrNull,
@@ -131,6 +132,7 @@ export async function runInstallKeys(
       deps.out("tma: no tma keys are installed; nothing to change\n");
       return 0;
     }
+    for (const change of changes) await checkWritable(change);
     if (!(await preview(deps, changes, request.yes))) return 1;
     for (const change of changes) {
       try {
@@ -153,6 +155,8 @@ export async function runInstallKeys(
   if (changes.length === 0) {
     deps.out("tma: keys already installed; nothing to change\n");
   } else {
+    // A read-only config is the user's choice: refused before anything is written (item 10).
+    for (const change of changes) await checkWritable(change);
     if (!(await preview(deps, changes, request.yes))) return 1;
     for (const change of changes) {
       await applyChange(change);

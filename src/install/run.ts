@@ -22,12 +22,16 @@ import {
 import { AGENT_NAMES, type AgentName, isAgentName, STATUSLINE_AGENTS } from "./agents.ts";
 import {
   applyChange,
+  checkWritable,
   describeChange,
   exists,
   type FileChange,
   isChange,
   readOrNull,
 } from "./files.ts";
+import { InstallError } from "./errors.ts";
+import { AGENT_PATHS, describeLeftover, type Leftover, leftoversIn } from "./leftovers.ts";
+import { withInstallLock } from "./lock.ts";
 import type { Launcher } from "./launcher.ts";
 import type { InstallPaths } from "./paths.ts";
 import {
@@ -226,17 +230,19 @@ async function install(
       await planInstall(agent, env, { statusline: statuslineChoice(agent, request, recorded) }),
     );
   }
-  const { change: stateChange } = statusStateChange(stateFile, (state) => {
+  const record = (state: StatuslineState) => {
     for (const agent of agents) {
       if (!STATUSLINE_AGENTS.includes(agent)) continue;
       state[agent] = statuslineChoice(agent, request, recorded) ? "installed" : "opted-out";
     }
-  });
+  };
+  const { change: stateChange } = statusStateChange(stateFile, record);
   const changes = [
     ...plans.flatMap((p) => p.changes),
     wrapperChange(deps.paths.wrapper, await readOrNull(deps.paths.wrapper)),
     stateChange,
   ].filter(isChange);
+  for (const change of changes) await checkWritable(change);
   const tmux = await tmuxPlan(deps, false);
   const notes = plans.flatMap((p) => p.notes);
   if (changes.length === 0 && (tmux.plan?.steps.length ?? 0) === 0) {
@@ -251,7 +257,7 @@ async function install(
     }
   } else {
     if (!(await preview(deps, changes, tmux.plan, request.yes))) return INCOMPLETE;
-    for (const change of changes) await applyChange(change);
+    const written = await applyLocked(deps, changes, { stateChange, update: record });
     if (tmux.server && tmux.plan) {
       await applyAttentionHooks(tmux.server, tmux.plan, {
         launcher: deps.launcher,
@@ -259,7 +265,7 @@ async function install(
         focusEvents: deps.focusEvents,
       });
     }
-    for (const change of changes) deps.out(`tma: wrote ${change.path}\n`);
+    for (const change of written) deps.out(`tma: wrote ${change.path}\n`);
   }
   await Deno.chmod(deps.paths.wrapper, 0o755).catch(() => undefined);
   if (tmux.skipped) deps.out(`tma: ${tmux.skipped}; the files are installed anyway\n`);
@@ -303,30 +309,37 @@ async function uninstall(
   const env = agentEnv(deps, ref.ref);
   const plans: AgentPlan[] = [];
   for (const agent of agents) plans.push(await planUninstall(agent, env));
-  const { change: stateChange } = statusStateChange(await readStatusState(deps), (state) => {
-    // An opt-out outlives an uninstall, so a later install still honours it.
+  // An opt-out outlives an uninstall, so a later install still honours it.
+  const forget = (state: StatuslineState) => {
     for (const agent of agents) if (state[agent] === "installed") delete state[agent];
-  });
+  };
+  const { change: stateChange } = statusStateChange(await readStatusState(deps), forget);
+  const changes = [...plans.flatMap((p) => p.changes), stateChange];
+  const left = await leftoversAfter(deps, changes);
+  const mine = left.filter((l) => agents.some((a) => AGENT_PATHS[a](deps.paths).includes(l.path)));
   const remaining = (await wiredAgents(env)).filter((a) => !agents.includes(a));
   const last = remaining.length === 0;
-  const changes = [...plans.flatMap((p) => p.changes), stateChange];
   let tmux: Awaited<ReturnType<typeof tmuxPlan>> = {};
+  const wrapperNeeded = left.some((l) => l.wrapper);
   if (last) {
     const wrapper = await readOrNull(deps.paths.wrapper);
-    // Only the wrapper as this build ships it is removed; anything else is left.
-    if (wrapper !== null && wrapper === wrapperText()) {
+    // Only the wrapper as this build ships it is removed, and only once no
+    // file names it any more; anything else is left.
+    if (wrapper !== null && wrapper === wrapperText() && !wrapperNeeded) {
       changes.push({ path: deps.paths.wrapper, before: wrapper, after: null, backup: false });
     }
     tmux = await tmuxPlan(deps, true);
   }
   const real = changes.filter(isChange);
+  for (const change of real) await checkWritable(change);
   if (real.length === 0 && (tmux.plan?.steps.length ?? 0) === 0) {
+    if (mine.length > 0) return reportLeftovers(deps, mine, wrapperNeeded);
     deps.out(`tma: ${agents.join(", ")} carries no tma wiring; nothing to change\n`);
     return OK;
   }
   if (!(await preview(deps, real, tmux.plan, request.yes))) return INCOMPLETE;
-  for (const change of real) await applyChange(change);
-  for (const change of real) {
+  const written = await applyLocked(deps, real, { stateChange, update: forget });
+  for (const change of written) {
     deps.out(`tma: ${change.after === null ? "removed" : "wrote"} ${change.path}\n`);
   }
   if (last && tmux.server && tmux.plan) {
@@ -338,7 +351,66 @@ async function uninstall(
         "from your tmux.conf yourself\n",
     );
   }
-  return OK;
+  return mine.length > 0 ? reportLeftovers(deps, mine, wrapperNeeded) : OK;
+}
+
+/**
+ * The lines still reaching tma in every agent's files once `changes` are
+ * applied (their `after` text, else the file as it is).
+ */
+async function leftoversAfter(deps: InstallHooksDeps, changes: FileChange[]): Promise<Leftover[]> {
+  const out: Leftover[] = [];
+  for (const agent of AGENT_NAMES) {
+    for (const path of AGENT_PATHS[agent](deps.paths)) {
+      const change = changes.find((c) => c.path === path);
+      const text = change ? change.after : await readOrNull(path).catch(() => null);
+      if (text !== null) out.push(...leftoversIn(path, text));
+    }
+  }
+  return out;
+}
+
+/** Says what uninstall could not remove, and why the wrapper stays. Exit 1. */
+function reportLeftovers(deps: InstallHooksDeps, left: Leftover[], wrapperKept: boolean): number {
+  deps.err(
+    "tma: these lines still run tma, and were changed by hand past what uninstall recognises; " +
+      "remove them yourself:\n",
+  );
+  for (const leftover of left) deps.err(`  ${describeLeftover(leftover)}\n`);
+  if (wrapperKept) {
+    deps.err(`tma: kept ${deps.paths.wrapper}, which they still call\n`);
+  }
+  return INCOMPLETE;
+}
+
+/**
+ * Writes `changes` under the install lock, so two runs at once cannot lose
+ * each other's bookkeeping: the statusline state is read again under the lock
+ * and `update` applied to what it holds then, and a user file another run
+ * changed since it was planned is refused rather than overwritten.
+ */
+async function applyLocked(
+  deps: InstallHooksDeps,
+  changes: FileChange[],
+  state: { stateChange: FileChange; update: (state: StatuslineState) => void },
+): Promise<FileChange[]> {
+  return await withInstallLock(deps.paths.configDir, async () => {
+    const fresh = statusStateChange(await readStatusState(deps), state.update).change;
+    const final = changes.filter((c) => c.path !== state.stateChange.path);
+    for (const change of final) {
+      if (!change.backup) continue;
+      if ((await readOrNull(change.path)) !== change.before) {
+        throw new InstallError(
+          `${change.path} changed while tma was planning its edit (another install-hooks?); ` +
+            "nothing more was written: rerun",
+          change.path,
+        );
+      }
+    }
+    if (isChange(fresh)) final.push(fresh);
+    for (const change of final) await applyChange(change);
+    return final;
+  });
 }
 
 async function check(

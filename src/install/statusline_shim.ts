@@ -2,10 +2,15 @@
  * The chaining statusline context shim (I7) for Claude Code's
  * `settings.json` and Cursor's `cli-config.json`. Both run one `statusLine`
  * command per turn with a JSON payload on stdin; the shim reads stdin once,
- * forwards a copy in the background to `tma event --agent <agent> --kind
- * context` and pipes the same bytes to the user's own command, whose output
- * is still what renders. With no command of the user's, tma itself answers
- * with one line (`--print-status`).
+ * forwards a copy in the background to the `tma-hook` wrapper as the
+ * agent's `context` event (which runs `tma event --agent <agent> --kind
+ * context`, with tma found when it fires, I12) and pipes the same bytes to
+ * the user's own command, whose output is still what renders. With no
+ * command of the user's, tma itself answers with one line: the shim asks the
+ * wrapper for the agent's `statusline` event (`--kind context
+ * --print-status`, its stdout passed through). The shim names only the
+ * wrapper, never a tma binary or a checkout, so moving or reinstalling tma
+ * does not break it.
  *
  * The shim opens with the marker `: tma-statusline-shim <agent>;` (`:` is
  * the shell's no-op), and the user's command sits verbatim at its end inside
@@ -15,7 +20,7 @@
  */
 import { InstallError } from "./errors.ts";
 import { insertValue, nodeAt, objectAt, parseDoc, removeValue, replaceValue } from "./json_doc.ts";
-import { type Launcher, launcherSetup } from "./launcher.ts";
+import { shellQuote } from "./shell.ts";
 
 /** The marker the shim opens with. */
 export const SHIM_MARKER = ": tma-statusline-shim";
@@ -24,18 +29,17 @@ const RENDER = `; printf %s "$p" | {\n`;
 
 /**
  * The shim command for `agent`, wrapping `inner` (the user's own command).
- * With no command of the user's, tma runs in the foreground and prints its
- * own line (the model and the context gauge it just read), so the agent's
- * footer is not left blank; with one, tma runs in the background and the
- * user's command alone renders.
+ * `wrapperRef` names the wrapper as the agent's hooks do (an absolute path
+ * or the bare `tma-hook`). With no command of the user's, tma runs in the
+ * foreground through the wrapper and prints its own line (the model and the
+ * context gauge it just read), so the agent's footer is not left blank; with
+ * one, tma runs in the background and the user's command alone renders.
  */
-export function buildShim(agent: string, launcher: Launcher, inner: string | undefined): string {
-  const event = `"$@" event --agent ${agent} --kind context --pane "$TMUX_PANE" --payload -`;
+export function buildShim(agent: string, wrapperRef: string, inner: string | undefined): string {
+  const wrapper = shellQuote(wrapperRef);
   const forward = inner === undefined
-    ? `(${
-      launcherSetup(launcher)
-    }; printf %s "$p" | ${event} --print-status) </dev/null 2>/dev/null`
-    : `(${launcherSetup(launcher)}; printf %s "$p" | ${event} &) </dev/null >/dev/null 2>&1`;
+    ? `(printf %s "$p" | ${wrapper} ${agent} statusline) </dev/null 2>/dev/null`
+    : `(printf %s "$p" | ${wrapper} ${agent} context &) </dev/null >/dev/null 2>&1`;
   // `$(cat; printf x)` then `${p%x}` keeps trailing newlines the payload ends with.
   const head = `${SHIM_MARKER} ${agent}; p=$(cat; printf x); p=\${p%x}; ${forward}`;
   return inner === undefined ? head : `${head}${RENDER}${inner}\n}`;
@@ -52,8 +56,8 @@ export interface ParsedShim {
  * user's own command.
  *
  * ```ts
- * const launcher = { argv: ["/usr/local/bin/tma"], requires: ["/usr/local/bin/tma"] };
- * parseShim(buildShim("claude", launcher, "~/bin/sl.sh"))?.inner; // "~/bin/sl.sh"
+ * parseShim(buildShim("claude", "/home/u/.local/bin/tma-hook", "~/bin/sl.sh"))?.inner;
+ * // "~/bin/sl.sh"
  * ```
  */
 export function parseShim(command: string): ParsedShim | undefined {
@@ -76,7 +80,8 @@ function statusLineOf(path: string, text: string): Record<string, unknown> | und
 /** Options of the shim editors. */
 export interface ShimOptions {
   agent: string;
-  launcher: Launcher;
+  /** How the agent's hooks name the `tma-hook` wrapper. */
+  wrapperRef: string;
 }
 
 /**
@@ -90,7 +95,7 @@ export function installShim(text: string, path: string, options: ShimOptions): s
   if (statusLine === undefined) {
     return insertValue(doc.text, ["statusLine"], {
       type: "command",
-      command: buildShim(options.agent, options.launcher, undefined),
+      command: buildShim(options.agent, options.wrapperRef, undefined),
     });
   }
   const command = statusLine.command;
@@ -98,7 +103,7 @@ export function installShim(text: string, path: string, options: ShimOptions): s
     return insertValue(
       doc.text,
       ["statusLine", "command"],
-      buildShim(options.agent, options.launcher, undefined),
+      buildShim(options.agent, options.wrapperRef, undefined),
     );
   }
   if (typeof command !== "string") {
@@ -107,7 +112,7 @@ export function installShim(text: string, path: string, options: ShimOptions): s
   const existing = parseShim(command);
   // A blank command renders nothing either way, and `{ }` is not valid sh.
   const inner = existing ? existing.inner : command.trim() === "" ? undefined : command;
-  const desired = buildShim(options.agent, options.launcher, inner);
+  const desired = buildShim(options.agent, options.wrapperRef, inner);
   return desired === command ? text : replaceValue(doc.text, ["statusLine", "command"], desired);
 }
 
@@ -134,12 +139,12 @@ export function uninstallShim(text: string, path: string): string {
     : removeValue(doc.text, ["statusLine", "command"]);
 }
 
-/** Whether the shim is there, current, or there but embedding another binary. */
+/** Whether the shim is there, current, or there but naming another wrapper (or a tma binary). */
 export function inspectShim(text: string, path: string, options: ShimOptions): ShimState {
   const doc = parseDoc(path, text);
   const command = nodeAt(doc, ["statusLine", "command"])?.value;
   if (typeof command !== "string") return "absent";
   const shim = parseShim(command);
   if (!shim) return "absent";
-  return buildShim(options.agent, options.launcher, shim.inner) === command ? "present" : "stale";
+  return buildShim(options.agent, options.wrapperRef, shim.inner) === command ? "present" : "stale";
 }

@@ -1,5 +1,4 @@
-import { assertEquals, assertStringIncludes } from "../../tests/harness/assert.ts";
-import type { Launcher } from "./launcher.ts";
+import { assert, assertEquals, assertStringIncludes } from "../../tests/harness/assert.ts";
 import {
   buildShim,
   inspectShim,
@@ -8,47 +7,48 @@ import {
   uninstallShim,
 } from "./statusline_shim.ts";
 
-const launcher: Launcher = { argv: ["/opt/tma/tma"], requires: ["/opt/tma/tma"] };
+const wrapperRef = "/opt/tma/tma-hook";
+const WRAPPER = new URL("../../integrations/tma-hook", import.meta.url).pathname;
 
 Deno.test("statusline shim I7: the shim keeps the user's command verbatim and finds it again", () => {
   const inner = `jq -r '.model.display_name' | sed "s/^/[/" # tail comment`;
-  const shim = buildShim("claude", launcher, inner);
+  const shim = buildShim("claude", wrapperRef, inner);
   assertEquals(parseShim(shim), { agent: "claude", inner });
-  assertEquals(parseShim(buildShim("cursor", launcher, undefined)), {
+  assertEquals(parseShim(buildShim("cursor", wrapperRef, undefined)), {
     agent: "cursor",
     inner: undefined,
   });
   assertEquals(parseShim(inner), undefined);
-  assertStringIncludes(shim, 'event --agent claude --kind context --pane "$TMUX_PANE" --payload -');
+  assertStringIncludes(shim, "/opt/tma/tma-hook claude context");
 });
 
 Deno.test("statusline shim I7: install wraps, re-install is a no-op, uninstall unwinds; siblings byte-faithful", () => {
   const text = '{\n  "statusLine": { "type": "command", "command": "~/sl.sh", "padding": 2 }\n}\n';
-  const out = installShim(text, "s.json", { agent: "claude", launcher });
+  const out = installShim(text, "s.json", { agent: "claude", wrapperRef });
   assertEquals(
     out.startsWith('{\n  "statusLine": { "type": "command", "command": ": tma-statusline-shim'),
     true,
   );
   assertEquals(out.endsWith('~/sl.sh\\n}", "padding": 2 }\n}\n'), true);
-  assertEquals(installShim(out, "s.json", { agent: "claude", launcher }), out);
-  assertEquals(inspectShim(out, "s.json", { agent: "claude", launcher }), "present");
+  assertEquals(installShim(out, "s.json", { agent: "claude", wrapperRef }), out);
+  assertEquals(inspectShim(out, "s.json", { agent: "claude", wrapperRef }), "present");
   assertEquals(uninstallShim(out, "s.json"), text);
 });
 
-Deno.test("statusline shim I7: a moved binary reads stale and a re-install keeps a hand-edited inner command", () => {
+Deno.test("statusline shim I7: a moved wrapper reads stale and a re-install keeps a hand-edited inner command", () => {
   const text = '{ "statusLine": { "type": "command", "command": "old.sh" } }';
-  const out = installShim(text, "s.json", { agent: "claude", launcher });
+  const out = installShim(text, "s.json", { agent: "claude", wrapperRef });
   const edited = out.replace("old.sh", "new.sh");
-  const moved: Launcher = { argv: ["/usr/bin/tma"], requires: ["/usr/bin/tma"] };
-  assertEquals(inspectShim(edited, "s.json", { agent: "claude", launcher: moved }), "stale");
-  const again = installShim(edited, "s.json", { agent: "claude", launcher: moved });
+  const moved = "/usr/bin/tma-hook";
+  assertEquals(inspectShim(edited, "s.json", { agent: "claude", wrapperRef: moved }), "stale");
+  const again = installShim(edited, "s.json", { agent: "claude", wrapperRef: moved });
   assertEquals(parseShim(JSON.parse(again).statusLine.command)?.inner, "new.sh");
   assertEquals(uninstallShim(again, "s.json"), text.replace("old.sh", "new.sh"));
 });
 
 Deno.test("statusline shim I7: with no statusLine the shim is tma alone and uninstall removes what it added", () => {
   const text = '{\n  "model": "x"\n}\n';
-  const out = installShim(text, "s.json", { agent: "cursor", launcher });
+  const out = installShim(text, "s.json", { agent: "cursor", wrapperRef });
   assertEquals(JSON.parse(out).statusLine.type, "command");
   assertEquals(uninstallShim(out, "s.json"), text);
 });
@@ -66,7 +66,7 @@ async function runSh(script: string, stdin: string, env: Record<string, string>)
   return new TextDecoder().decode((await child.output()).stdout);
 }
 
-Deno.test("statusline shim I7: the shim forwards the payload to tma event and pipes the same bytes to the user's command", async () => {
+Deno.test("statusline shim I7, I12: the shim forwards the payload through the wrapper to the tma found at fire time and pipes the same bytes to the user's command", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tma-shim-" });
   try {
     const recorder = `${dir}/tma`;
@@ -75,10 +75,10 @@ Deno.test("statusline shim I7: the shim forwards the payload to tma event and pi
       `#!/bin/sh\n{ printf '%s\\n' "$*"; cat; } > '${dir}/got.tmp'; mv '${dir}/got.tmp' '${dir}/got'\n`,
     );
     await Deno.chmod(recorder, 0o755);
-    const shim = buildShim("claude", { argv: [recorder], requires: [recorder] }, "tr a-z A-Z");
+    const shim = buildShim("claude", WRAPPER, "tr a-z A-Z");
     const payload = '{"model":"opus"}\n\n';
     assertEquals(
-      await runSh(shim, payload, { TMUX_PANE: "%9", PATH: "/usr/bin:/bin" }),
+      await runSh(shim, payload, { TMUX_PANE: "%9", PATH: "/usr/bin:/bin", TMA_BIN: recorder }),
       '{"MODEL":"OPUS"}\n\n',
     );
     let got: string | undefined;
@@ -87,22 +87,24 @@ Deno.test("statusline shim I7: the shim forwards the payload to tma event and pi
       if (got === undefined) await new Promise((r) => setTimeout(r, 25));
     }
     assertEquals(got, `event --agent claude --kind context --pane %9 --payload -\n${payload}`);
-    // No user command: tma answers in the foreground with its own line.
+    // Nothing names a tma binary or a checkout: only the wrapper.
+    assert(!shim.includes(Deno.execPath()) && !shim.includes("mod.ts"), shim);
+    // No user command: tma answers in the foreground, through the wrapper, with its own line.
     const speaker = `${dir}/tma-speaks`;
     await Deno.writeTextFile(speaker, `#!/bin/sh\ncat >/dev/null; printf 'args: %s\\n' "$*"\n`);
     await Deno.chmod(speaker, 0o755);
-    const own = buildShim("claude", { argv: [speaker], requires: [speaker] }, undefined);
+    const own = buildShim("claude", WRAPPER, undefined);
     assertEquals(
-      await runSh(own, payload, { TMUX_PANE: "%9", PATH: "/usr/bin:/bin" }),
+      await runSh(own, payload, { TMUX_PANE: "%9", PATH: "/usr/bin:/bin", TMA_BIN: speaker }),
       "args: event --agent claude --kind context --pane %9 --payload - --print-status\n",
     );
-    // A missing binary falls back quietly.
-    const bare = buildShim(
-      "claude",
-      { argv: [`${dir}/gone`], requires: [`${dir}/gone`] },
-      undefined,
-    );
+    // A missing wrapper or tma is quiet.
+    const bare = buildShim("claude", `${dir}/gone`, undefined);
     assertEquals(await runSh(bare, payload, { PATH: "/usr/bin:/bin" }), "");
+    assertEquals(
+      await runSh(buildShim("claude", WRAPPER, undefined), payload, { PATH: "/usr/bin:/bin" }),
+      "",
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -6,12 +6,10 @@
  * @module
  */
 import type { Config } from "../core/config/schema.ts";
-import type { AgentModel } from "../core/agent_model.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
-import { loadConfig } from "./config/load.ts";
 import { listAgents } from "./cycle/listing.ts";
 import { GitLabeler } from "./cycle/git.ts";
-import { loadManifests } from "./manifest/load.ts";
+import { LiveSettings } from "./live_settings.ts";
 import type { EnvReader } from "./paths.ts";
 import type { SurfaceRead } from "./surface.ts";
 
@@ -33,14 +31,23 @@ const GIT_MEMO_MS = 30_000;
 /** Refreshes a surface; keeps the last good config and manifests between ticks. */
 export class Refresher {
   #options: RefresherOptions;
+  #live: LiveSettings;
   #config: Config | null = null;
-  #models: AgentModel[] = [];
-  #reported = new Set<string>();
   #labeler = new GitLabeler();
   #labelerAt = 0;
 
   constructor(options: RefresherOptions) {
     this.#options = options;
+    // The same reload as the waiters' (wait, subscribe): one place keeps the last good set.
+    this.#live = new LiveSettings({
+      globals: {
+        config: options.configFlag,
+        noConfig: options.noConfig ?? false,
+        manifestDir: options.manifestDir,
+      },
+      env: options.env,
+      warn: options.warn,
+    });
   }
 
   /** The config in force (the last one that loaded). */
@@ -48,38 +55,10 @@ export class Refresher {
     return this.#config;
   }
 
-  #report(line: string): void {
-    if (this.#reported.has(line)) return;
-    this.#reported.add(line);
-    this.#options.warn(line);
-  }
-
-  async #reload(): Promise<void> {
-    const o = this.#options;
-    try {
-      this.#config = await loadConfig({ flag: o.configFlag, disabled: o.noConfig, env: o.env });
-    } catch (error) {
-      this.#report(`tma: config not reloaded: ${error instanceof Error ? error.message : error}`);
-    }
-    if (!this.#config) throw new Error("no config could be loaded");
-    try {
-      const loaded = await loadManifests({
-        manifestDir: o.manifestDir,
-        env: o.env,
-        config: this.#config,
-        warn: (line) => this.#report(line),
-      });
-      this.#models = loaded.models;
-    } catch (error) {
-      this.#report(
-        `tma: manifests not reloaded: ${error instanceof Error ? error.message : error}`,
-      );
-    }
-  }
-
   /** One refresh: every agent row of the server, after a guarded cycle. */
   async refresh(): Promise<SurfaceRead> {
-    await this.#reload();
+    const { config, models } = await this.#live.load();
+    this.#config = config;
     const now = this.#options.now();
     if (now - this.#labelerAt > GIT_MEMO_MS) {
       this.#labeler = new GitLabeler();
@@ -87,12 +66,14 @@ export class Refresher {
     }
     const listing = await listAgents({
       server: this.#options.server,
-      models: this.#models,
-      config: this.#config!,
+      models,
+      config,
       now: this.#options.now,
       git: true,
       labeler: this.#labeler,
       stampedeGuard: true,
+      // A watcher is a polling producer like the others (U25 `from_poll`).
+      notify: { env: this.#options.env },
     });
     return { rows: listing.rows, panes: listing.cycle.panes };
   }

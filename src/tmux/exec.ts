@@ -2,9 +2,9 @@
  * Runs tmux. This module and `ps.ts` are the only places tma spawns `tmux` or
  * `ps`: every other layer goes through the functions of `src/tmux/`.
  *
- * The hot path (status, hooks) uses `Deno.Command` directly: dax costs tens of
- * milliseconds to import, which the hook budget cannot afford. Cold paths that
- * want dax's conveniences import it lazily (see `runTmuxCold`).
+ * Every call uses `Deno.Command` directly (dax costs tens of milliseconds to
+ * import, which the hook budget cannot afford, and its timeout does not kill
+ * a process group), through `spawnWithDeadline`.
  * @module
  */
 import {
@@ -186,44 +186,4 @@ export function classifyFailure(server: TmuxServer, label: string, stderr: strin
     return new TmuxNoServerError(describeServer(server), stderr.trim().split("\n")[0] ?? "");
   }
   return new TmuxCommandError(describeServer(server), label, stderr);
-}
-
-/**
- * Runs a cold-path tmux command through dax (install, doctor): same server
- * selection and timeout, loaded lazily so the hot path never pays for dax.
- */
-export async function runTmuxCold(
-  server: TmuxServer,
-  args: readonly string[],
-  options: RunOptions = {},
-): Promise<TmuxResult> {
-  const { $ } = await import("../deps/dax.ts");
-  const timeoutMs = options.timeoutMs ?? TMUX_TIMEOUT_MS;
-  const argv = [UTF8_FLAG, ...serverArgs(server), ...args];
-  let result;
-  try {
-    result = await $`${server.bin} ${argv}`
-      .stdin("null")
-      .stdout("piped")
-      .stderr("piped")
-      .noThrow()
-      .timeout(timeoutMs);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (/timed out/i.test(message)) {
-      throw new TmuxTimeoutError(describeServer(server), args[0] ?? "", timeoutMs);
-    }
-    if (/not found|NotFound|No such file/i.test(message)) {
-      throw new TmuxNotInstalledError(server.bin);
-    }
-    throw error;
-  }
-  const out = { stdout: result.stdout, stderr: result.stderr, code: result.code };
-  if (out.code === 124 && out.stderr === "") {
-    throw new TmuxTimeoutError(describeServer(server), args[0] ?? "", timeoutMs);
-  }
-  if (out.code !== 0 && !options.allowFailure) {
-    throw classifyFailure(server, args[0] ?? "", out.stderr);
-  }
-  return out;
 }

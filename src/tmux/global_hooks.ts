@@ -2,10 +2,10 @@
  * tmux server hooks for `install-hooks`: list, append, set and unset global
  * hook entries, identify the server (so a restart can be told from a
  * removal), and clear every `@agent_*` pane option (I4, I6). Cold path: every
- * call goes through `runTmuxCold`.
+ * call goes through `runTmux`.
  * @module
  */
-import { runTmuxCold, type TmuxServer } from "./exec.ts";
+import { runTmux, type TmuxServer } from "./exec.ts";
 
 /** One entry of a global hook array, as tmux prints it. */
 export interface GlobalHookEntry {
@@ -31,7 +31,7 @@ export interface ServerIdentity {
  * ```
  */
 export async function showGlobalHook(server: TmuxServer, name: string): Promise<GlobalHookEntry[]> {
-  const { stdout } = await runTmuxCold(server, ["show-hooks", "-g", name]);
+  const { stdout } = await runTmux(server, ["show-hooks", "-g", name]);
   const entries: GlobalHookEntry[] = [];
   for (const line of stdout.split("\n")) {
     const match = /^(\S+)\[(\d+)\] (.*)$/.exec(line);
@@ -46,7 +46,7 @@ export async function appendGlobalHook(
   name: string,
   command: string,
 ): Promise<void> {
-  await runTmuxCold(server, ["set-hook", "-ga", name, command]);
+  await runTmux(server, ["set-hook", "-ga", name, command]);
 }
 
 /** Sets one indexed entry of a global hook. */
@@ -54,7 +54,7 @@ export async function setGlobalHookAt(
   server: TmuxServer,
   entry: { name: string; index: number; command: string },
 ): Promise<void> {
-  await runTmuxCold(server, ["set-hook", "-g", `${entry.name}[${entry.index}]`, entry.command]);
+  await runTmux(server, ["set-hook", "-g", `${entry.name}[${entry.index}]`, entry.command]);
 }
 
 /** Removes one indexed entry of a global hook. */
@@ -63,12 +63,12 @@ export async function unsetGlobalHookAt(
   name: string,
   index: number,
 ): Promise<void> {
-  await runTmuxCold(server, ["set-hook", "-gu", `${name}[${index}]`]);
+  await runTmux(server, ["set-hook", "-gu", `${name}[${index}]`]);
 }
 
 /** The server's identity. Throws the typed tmux errors (no server, no tmux). */
 export async function serverIdentity(server: TmuxServer): Promise<ServerIdentity> {
-  const { stdout } = await runTmuxCold(server, [
+  const { stdout } = await runTmux(server, [
     "display-message",
     "-p",
     "#{pid} #{start_time} #{socket_path}",
@@ -82,10 +82,10 @@ export async function serverIdentity(server: TmuxServer): Promise<ServerIdentity
  * returning how many were cleared.
  */
 export async function clearAgentOptions(server: TmuxServer): Promise<number> {
-  const { stdout } = await runTmuxCold(server, ["list-panes", "-a", "-F", "#{pane_id}"]);
+  const { stdout } = await runTmux(server, ["list-panes", "-a", "-F", "#{pane_id}"]);
   const args: string[] = [];
   for (const pane of stdout.split("\n").filter((p) => p !== "")) {
-    const shown = await runTmuxCold(server, ["show-options", "-p", "-t", pane], {
+    const shown = await runTmux(server, ["show-options", "-p", "-t", pane], {
       allowFailure: true,
     });
     for (const line of shown.stdout.split("\n")) {
@@ -93,11 +93,11 @@ export async function clearAgentOptions(server: TmuxServer): Promise<number> {
       if (name) args.push(...(args.length ? [";"] : []), "set-option", "-pu", "-t", pane, name);
     }
   }
-  if (args.length > 0) await runTmuxCold(server, args);
+  if (args.length > 0) await runTmux(server, args);
   return args.filter((a) => a === "set-option").length;
 }
 
 /** Loads a tmux config file into the running server (`source-file`); throws its errors. */
 export async function sourceConfigFile(server: TmuxServer, path: string): Promise<void> {
-  await runTmuxCold(server, ["source-file", path]);
+  await runTmux(server, ["source-file", path]);
 }

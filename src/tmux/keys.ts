@@ -10,8 +10,17 @@
  * ```
  * @module
  */
+import type { ScreenRow } from "../core/action/fingerprint.ts";
 import { TEXT_PLACEHOLDER } from "../core/manifest/action_vocabulary.ts";
-import { classifyFailure, runTmux, type TmuxServer } from "./exec.ts";
+import {
+  classifyFailure,
+  quoteScriptArg,
+  readMarkers,
+  runTmux,
+  runTmuxScript,
+  type TmuxServer,
+} from "./exec.ts";
+import { escapeFormat } from "./writer.ts";
 
 /** What a delivery did: the keys went out, or the pane was gone. */
 export type KeysDelivery = "sent" | "vanished";
@@ -153,4 +162,126 @@ async function deliver(server: TmuxServer, args: string[]): Promise<KeysDelivery
   if (PANE_GONE.test(result.stderr)) return "vanished";
   // Never retried: a second attempt could type the keys twice.
   throw classifyFailure(server, SEND_KEYS, result.stderr);
+}
+
+/** A guarded delivery that did not send: the screen the guard saw instead. */
+export interface Held {
+  held: true;
+  /** `capture-pane -p -e -S -50`, taken in the same command list, just before the guard. */
+  capture: string;
+}
+
+/** Escapes a row for a POSIX extended regex, so it matches only itself. */
+function ereLiteral(text: string): string {
+  return text.replace(/[\\^$.|?*+()[\]{}]/g, (ch) => `\\${ch}`);
+}
+
+/**
+ * The tmux condition that holds while every row reads as it did: tmux
+ * searches the pane's visible rows for each exact text (`#{C/r:…}` gives
+ * the first row that matches) and compares the row number.
+ *
+ * ```ts
+ * screenCondition([{ text: "a.b", line: 2 }]); // "#{==:#{C/r:^a\\.b$},2}"
+ * ```
+ */
+export function screenCondition(rows: readonly ScreenRow[]): string {
+  const checks = rows.map((row) =>
+    `#{==:#{C/r:${escapeFormat(`^${ereLiteral(row.text)}$`)}},${row.line}}`
+  );
+  if (checks.length === 0) return "1";
+  return checks.reduce((all, check) => `#{&&:${all},${check}}`);
+}
+
+/**
+ * Sends `commands` (one delivery, several commands) only while the pane
+ * still shows `rows`, in ONE tmux invocation: a last capture, then an
+ * `if-shell -F` whose condition the server evaluates and whose branch it
+ * runs in the same command list, with no pane output read in between (X1,
+ * A18). What remains is the time the agent takes to read the key after tmux
+ * decided; the README gives the measured figure.
+ */
+async function deliverIfScreen(
+  server: TmuxServer,
+  options: { pane: string; rows: readonly ScreenRow[]; commands: string[][] },
+): Promise<KeysDelivery | Held> {
+  const { pane } = options;
+  const nonce = crypto.randomUUID();
+  // Quoted for tmux's parser, where a ";" inside quotes is text: tmuxArg's
+  // "\;" (for argv parsing) is undone.
+  const literal = (arg: string) => arg.endsWith("\\;") ? `${arg.slice(0, -2)};` : arg;
+  const inner = (commands: string[][]) =>
+    commands.map((command) => command.map((a) => quoteScriptArg(literal(a))).join(" ")).join(
+      " ; ",
+    );
+  const sent = [...options.commands, ["display-message", "-p", `${nonce}:1:sent`]];
+  const result = await runTmuxScript(server, [[
+    ["capture-pane", "-p", "-e", "-S", `-${CAPTURE_LINES}`, "-t", pane],
+    ["display-message", "-p", `${nonce}:0`],
+    [
+      "if-shell",
+      "-F",
+      "-t",
+      pane,
+      screenCondition(options.rows),
+      inner(sent),
+      inner([["display-message", "-p", `${nonce}:1:held`]]),
+    ],
+  ]]);
+  const markers = readMarkers(result.stdout, nonce);
+  const capture = markers.find((m) => m.index === 0);
+  const verdict = markers.find((m) => m.index === 1);
+  if (verdict?.tail === "sent") return "sent";
+  if (verdict?.tail === "held" && capture !== undefined) {
+    return { held: true, capture: capture.body.join("\n") };
+  }
+  if (PANE_GONE.test(result.stderr)) return "vanished";
+  throw classifyFailure(server, SEND_KEYS, result.stderr);
+}
+
+/** Scrollback lines of the guard's last capture, as the broker's captures take (D26). */
+const CAPTURE_LINES = 50;
+
+/**
+ * {@linkcode sendKeys}, sent only while the pane still shows the dialog
+ * `rows` describe (the first burst; later bursts follow it as usual).
+ */
+export async function sendKeysIfScreen(
+  server: TmuxServer,
+  options: { pane: string; keys: readonly string[]; rows: readonly ScreenRow[] },
+): Promise<KeysDelivery | Held> {
+  const [first, ...rest] = keyBursts(options.keys);
+  const end = await deliverIfScreen(server, {
+    pane: options.pane,
+    rows: options.rows,
+    commands: [sendKeysArgs(options.pane, first ?? [])],
+  });
+  if (end !== "sent" || rest.length === 0) return end;
+  await new Promise((resolve) => setTimeout(resolve, ESCAPE_GAP_MS));
+  return await sendKeys(server, { pane: options.pane, keys: rest.flat() });
+}
+
+/**
+ * {@linkcode sendText}, sent only while the pane still shows the dialog
+ * `rows` describe (the first invocation; the keys after the message follow
+ * it a beat later, as usual).
+ */
+export async function sendTextIfScreen(
+  server: TmuxServer,
+  options: { pane: string; sequence: readonly string[]; text: string; rows: readonly ScreenRow[] },
+): Promise<KeysDelivery | Held> {
+  const [first, ...rest] = textDeliveryCalls(options.pane, options);
+  const commands: string[][] = [[]];
+  for (const arg of first ?? []) {
+    if (arg === ";") commands.push([]);
+    else commands[commands.length - 1].push(arg);
+  }
+  const end = await deliverIfScreen(server, { pane: options.pane, rows: options.rows, commands });
+  if (end !== "sent") return end;
+  for (const call of rest) {
+    await new Promise((resolve) => setTimeout(resolve, TEXT_SUBMIT_GAP_MS));
+    const delivery = await deliver(server, call);
+    if (delivery === "vanished") return delivery;
+  }
+  return "sent";
 }

@@ -1,6 +1,9 @@
 /**
- * Spawns one child with a deadline: the shared mechanics of every tmux and
- * `ps` call, so a hung child is killed instead of hanging tma (R11).
+ * Spawns one child with a deadline: the shared mechanics of every tmux, `ps`
+ * and `git` call, so a hung child is killed instead of hanging tma (R11).
+ * The child leads its own process group, and the deadline kills the whole
+ * group: a hung `TMA_TMUX_BIN` wrapper script would otherwise leave its own
+ * children behind at every poll.
  * @module
  */
 
@@ -20,8 +23,9 @@ export interface SpawnOptions {
 }
 
 /**
- * Runs `command` with `args`, stdin closed unless `options.stdin` is given. Resolves "timeout" (after a
- * SIGKILL) when the deadline passes; rethrows spawn errors such as NotFound.
+ * Runs `command` with `args`, stdin closed unless `options.stdin` is given.
+ * Resolves "timeout" (after a SIGKILL to the child's whole process group)
+ * when the deadline passes; rethrows spawn errors such as NotFound.
  */
 export async function spawnWithDeadline(
   command: string,
@@ -34,6 +38,9 @@ export async function spawnWithDeadline(
     stdout: "piped",
     stderr: "piped",
     env: options.env,
+    // A new session, so the child leads a process group that the deadline
+    // can kill whole (setsid costs nothing measurable per spawn).
+    detached: true,
   }).spawn();
   // AbortSignal.timeout rather than setTimeout: in Deno 2.9 the first
   // setTimeout of a process loads the Node timers layer, 10-30 ms that every
@@ -56,11 +63,7 @@ export async function spawnWithDeadline(
   const result = await Promise.race([finished, timedOut]);
   if (result === "timeout") {
     finished.catch(() => undefined);
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // It exited between the deadline and the kill.
-    }
+    killGroup(child);
     await child.status.catch(() => undefined);
     return "timeout";
   }
@@ -70,4 +73,18 @@ export async function spawnWithDeadline(
     stdout: decoder.decode(result.stdout),
     stderr: decoder.decode(result.stderr),
   };
+}
+
+/**
+ * SIGKILL to the child's process group (it leads one, see above), and to the
+ * child itself should the group be gone already.
+ */
+export function killGroup(child: Deno.ChildProcess): void {
+  for (const pid of [-child.pid, child.pid]) {
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch {
+      // Exited between the deadline and the kill.
+    }
+  }
 }

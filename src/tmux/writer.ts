@@ -25,6 +25,11 @@ export interface WriteChain {
    */
   guard?: string;
   writes: OptionWrite[];
+  /**
+   * Options to read back after the writes, in the same tmux command list
+   * (a guarded chain only): what the chain committed, or what beat it.
+   */
+  readBack?: readonly string[];
 }
 
 const GUARD_OPTION = "@tma_guard";
@@ -67,11 +72,11 @@ export function chainCommands(chain: WriteChain, marker: string): string[][] {
     const flags = scopeFlags(write, chain.pane);
     if (chain.guard === undefined) {
       if (write.value === null) commands.push(["set-option", "-u", ...flags, write.name]);
-      else commands.push(["set-option", "-F", ...flags, write.name, escapeFormat(write.value)]);
+      else commands.push(["set-option", "-F", ...flags, write.name, literalOrFormat(write)]);
       continue;
     }
     const kept = `#{${write.name}}`;
-    const next = write.value === null ? "" : escapeFormat(write.value);
+    const next = write.value === null ? "" : literalOrFormat(write);
     commands.push([
       "set-option",
       "-F",
@@ -81,10 +86,19 @@ export function chainCommands(chain: WriteChain, marker: string): string[][] {
     ]);
   }
   if (chain.guard !== undefined) {
+    // Read-backs print before the verdict: `readMarkers` hands them over as its body.
+    for (const name of chain.readBack ?? []) {
+      commands.push(["display-message", "-p", "-t", chain.pane, `#{${name}}`]);
+    }
     commands.push(["display-message", "-p", "-t", chain.pane, `${marker}:#{${GUARD_OPTION}}`]);
     commands.push(["set-option", "-pu", "-t", chain.pane, GUARD_OPTION]);
   }
   return commands;
+}
+
+/** A write's value as the format `set-option -F` expands: escaped unless it is a format. */
+function literalOrFormat(write: OptionWrite): string {
+  return write.format ? write.value! : escapeFormat(write.value!);
 }
 
 /**
@@ -99,12 +113,7 @@ export async function writeChains(
   const committed = new Map<string, boolean>();
   const live = chains.filter((chain) => chain.writes.length > 0);
   if (live.length === 0) return committed;
-  const nonce = crypto.randomUUID();
-  // One line per chain: a pane that vanished fails only its own line.
-  const result = await runTmuxScript(
-    server,
-    live.map((chain, i) => chainCommands(chain, `${nonce}:${i}`)),
-  );
+  const { result, nonce } = await runChains(server, live);
   readVerdicts(result.stdout, nonce, live, committed);
   if (result.code !== 0) {
     // An unguarded chain prints nothing, so a failed run cannot tell which
@@ -112,6 +121,52 @@ export async function writeChains(
     for (const chain of live) if (chain.guard === undefined) committed.set(chain.pane, false);
   }
   return committed;
+}
+
+/** Runs chains in one tmux process, one line each: a pane that vanished fails only its own line. */
+async function runChains(server: TmuxServer, chains: readonly WriteChain[]) {
+  const nonce = crypto.randomUUID();
+  const result = await runTmuxScript(
+    server,
+    chains.map((chain, i) => chainCommands(chain, `${nonce}:${i}`)),
+  );
+  return { result, nonce };
+}
+
+/** What a guarded chain with read-backs committed, and the values it read after. */
+export interface ClaimResult {
+  committed: boolean;
+  /** Each `readBack` option as it read after the chain ("" when unset). */
+  values: Record<string, string>;
+}
+
+/**
+ * Applies one guarded chain and reads options back in the same tmux command
+ * list: the claim of a notification marker, which fires only if its own
+ * write won (U23, U24, R17). A pane that vanished reads as not committed.
+ *
+ * ```ts
+ * const server = { bin: "tmux", socketName: "work" };
+ * const claim = await claimChain(server, {
+ *   pane: "%3",
+ *   guard: "#{e|<:#{@agent_notified_at},1785100000000}",
+ *   writes: [{ name: "@agent_notified_at", value: "1785100000500" }],
+ *   readBack: ["@agent_notified_at"],
+ * });
+ * claim.committed; // true for exactly one of several racing claimers
+ * ```
+ */
+export async function claimChain(
+  server: TmuxServer,
+  chain: WriteChain & { guard: string },
+): Promise<ClaimResult> {
+  const { result, nonce } = await runChains(server, [chain]);
+  const marker = readMarkers(result.stdout, nonce).find((m) => m.index === 0);
+  const values: Record<string, string> = {};
+  (chain.readBack ?? []).forEach((name, i) => {
+    values[name] = marker?.body[i] ?? "";
+  });
+  return { committed: marker?.tail === "1", values };
 }
 
 function readVerdicts(

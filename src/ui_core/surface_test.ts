@@ -1,4 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../../tests/harness/assert.ts";
+import { agentRow } from "../../tests/harness/rows.ts";
 import { fzfRanker } from "../core/fuzzy.ts";
 import type { AgentRow } from "../core/rows.ts";
 import { stripAnsi } from "../core/ansi.ts";
@@ -21,36 +22,16 @@ import { view } from "./view.ts";
 const NOW = 1_800_000_000_000;
 
 function row(pane: string, over: Partial<AgentRow> = {}): AgentRow {
-  return {
-    pane,
-    agent: "claude",
-    state: "idle",
-    detail: null,
-    since: NOW - 60_000,
-    since_ms: NOW - 60_000,
-    episode_ms: NOW - 60_000,
-    locator: `main:${pane.slice(1)}.0`,
+  const at = NOW - 60_000;
+  return agentRow(pane, over.state ?? "idle", {
+    since: at,
+    since_ms: at,
+    episode_ms: at,
     title: `task ${pane}`,
-    attention: false,
-    done: false,
-    session: null,
-    context: null,
-    context_at_ms: null,
-    muted: false,
-    tokens: null,
-    quota: null,
-    quota_window: null,
-    quota_resets_at_ms: null,
-    quota_at_ms: null,
-    cost_usd: null,
-    model: null,
-    repo: null,
-    branch: null,
-    worktree: null,
     server: "/tmp/s",
     host: "h",
     ...over,
-  };
+  });
 }
 
 const ROWS = [

@@ -73,6 +73,8 @@ export interface FireOptions {
   /** The wrapper to run; `integrations/tma-hook` by default. */
   wrapper?: string;
   env?: Record<string, string>;
+  /** Kill the run (and all it started) after this long; the result says `timedOut`. */
+  deadlineMs?: number;
 }
 
 /**
@@ -92,6 +94,7 @@ export async function fireHook(scratch: ScratchTmux, options: FireOptions): Prom
       ...options.env,
     }),
     stdin: options.stdin ?? "",
+    deadlineMs: options.deadlineMs,
   });
 }
 
@@ -121,4 +124,31 @@ export async function writeConfig(scratch: ScratchTmux, text: string): Promise<v
 /** A pane that runs nothing but a long sleep (a hook-only pane). */
 export async function quietPane(scratch: ScratchTmux): Promise<string> {
   return await scratch.newWindow(["sh", "-c", "sleep 3600"]);
+}
+
+/**
+ * Fires one event through the wrapper with its payload fixture (or `stdin`):
+ * `fireFixture(t, { pane, bin }, "Stop")` for Claude's `Stop.payload`.
+ */
+export async function fireFixture(
+  scratch: ScratchTmux,
+  target: { pane: string; bin: string; agent?: string },
+  event: string,
+  stdin?: string,
+): Promise<Fired> {
+  const agent = target.agent ?? "claude";
+  return await fireHook(scratch, {
+    agent,
+    event,
+    pane: target.pane,
+    bin: target.bin,
+    stdin: stdin ?? payload(agent, event),
+  });
+}
+
+/** A quiet pane registered as a Claude session by its `SessionStart` (idle). */
+export async function registeredPane(scratch: ScratchTmux, bin: string): Promise<string> {
+  const pane = await quietPane(scratch);
+  await fireFixture(scratch, { pane, bin }, "SessionStart");
+  return pane;
 }

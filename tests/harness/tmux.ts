@@ -139,7 +139,9 @@ export class ScratchTmux {
   async tmux(...args: string[]): Promise<string> {
     const out = await new Deno.Command("tmux", {
       args: ["-L", this.socketName, "-f", "/dev/null", ...args],
-      env: { HOME: this.home, TMUX: "" },
+      // The server's environment is what its run-shell children (a menu entry, a
+      // key binding) run tma with: this process's Deno cache, not the scratch HOME's.
+      env: { HOME: this.home, TMUX: "", DENO_DIR: denoDir() },
       stdin: "null",
     }).output();
     const text = new TextDecoder().decode(out.stdout);
@@ -336,14 +338,70 @@ export function tmuxTest(
 export async function runTma(
   scratch: ScratchTmux,
   args: string[],
-  options: { stdin?: string; env?: Record<string, string> } = {},
+  options: { stdin?: string; env?: Record<string, string>; deadlineMs?: number } = {},
 ): Promise<Ran> {
   const mod = new URL("../../mod.ts", import.meta.url).pathname;
   return await runProcess(Deno.execPath(), {
     args: ["run", "--quiet", ...RUN_PERMISSIONS, mod, "--socket-name", scratch.socketName, ...args],
     env: scratch.env(options.env),
     stdin: options.stdin,
+    deadlineMs: options.deadlineMs,
   });
+}
+
+/** A tma child left running (`wait`, `subscribe`): its output so far, a signal, its end. */
+export interface RunningTma {
+  pid: number;
+  /** What it printed on stdout so far. */
+  stdout(): string;
+  stderr(): string;
+  kill(signal?: Deno.Signal): void;
+  /** Its exit code and whole output, once it ends. */
+  done: Promise<Ran>;
+}
+
+/** Starts the tma CLI against a scratch server and returns without waiting for it. */
+export function startTma(
+  scratch: ScratchTmux,
+  args: string[],
+  options: { env?: Record<string, string> } = {},
+): RunningTma {
+  const mod = new URL("../../mod.ts", import.meta.url).pathname;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...RUN_PERMISSIONS, mod, "--socket-name", scratch.socketName, ...args],
+    env: scratch.env(options.env),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let out = "";
+  let err = "";
+  const read = async (stream: ReadableStream<Uint8Array>, add: (text: string) => void) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) add(decoder.decode(chunk, { stream: true }));
+  };
+  const reading = Promise.all([
+    read(child.stdout, (text) => (out += text)),
+    read(child.stderr, (text) => (err += text)),
+  ]);
+  return {
+    pid: child.pid,
+    stdout: () => out,
+    stderr: () => err,
+    kill: (signal = "SIGTERM") => {
+      try {
+        child.kill(signal);
+      } catch {
+        // Already ended.
+      }
+    },
+    done: (async () => {
+      const status = await child.status;
+      await reading;
+      return { code: status.code, stdout: out, stderr: err };
+    })(),
+  };
 }
 
 /**

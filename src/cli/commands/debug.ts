@@ -2,7 +2,8 @@
  * `tma debug`: tools for rule authors (C95-C97 and `classify`). `capture`
  * prints what the detector saw in fixture format, `explain` every fact and
  * rule behind a pane's verdict, `classify` a capture offline, and `redact`
- * makes a capture safe to commit.
+ * makes a capture safe to commit; `notify-test` runs the notify command
+ * against a synthesized payload (C99).
  * @module
  */
 import { UsageError } from "../../core/errors.ts";
@@ -24,9 +25,11 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
       return await redact(ctx, args);
     case "transitions":
       return await transitions(ctx, boolFlag(args.flags, "json"));
+    case "notify-test":
+      return await (await import("./notify_test.ts")).notifyTest(ctx, args);
     default:
       throw new UsageError(
-        `debug needs a subcommand: capture PANE, explain PANE, classify FILE, redact FILE, transitions (got ${
+        `debug needs a subcommand: capture PANE, explain PANE, classify FILE, redact FILE, notify-test, transitions (got ${
           sub ? `"${sub}"` : "none"
         })`,
       );

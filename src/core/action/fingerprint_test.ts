@@ -1,5 +1,5 @@
 import { assertEquals, assertNotEquals } from "../../../tests/harness/assert.ts";
-import { fingerprint, PROMPT_ROWS, promptRows } from "./fingerprint.ts";
+import { fingerprint, guardRows, PROMPT_ROWS, promptRows } from "./fingerprint.ts";
 
 Deno.test("promptRows: the viewport's last rows, escapes and trailing blanks dropped", () => {
   const history = "old line\n".repeat(5);
@@ -19,4 +19,9 @@ Deno.test("fingerprint: colour does not change it; a different dialog does", asy
   assertEquals(a, b);
   assertNotEquals(a, c);
   assertEquals(a.length, 16);
+});
+
+Deno.test("guardRows() X1: trims ASCII blanks at a row's end as tmux does, and nothing else", () => {
+  const rows = guardRows("a \t\r\v\f\nb\u00a0\n" + " ".repeat(5000) + "x" + " ".repeat(5000), 3);
+  assertEquals(rows.map((r) => r.text), ["a", "b\u00a0", " ".repeat(5000) + "x"]);
 });

@@ -47,6 +47,10 @@ export const configSchema = z.strictObject({
   picker: classStyles("darkgray"),
   notify: z.strictObject({
     from_event: z.boolean().default(false),
+    /** Daemonless polling producers (`status`, `wait`, ...) dispatch too (U25). */
+    from_poll: z.boolean().default(false),
+    /** Seconds of client activity that count as looking at a pane; 0 never suppresses (X5). */
+    looking_secs: nonNegative.default(30),
     command: z.string().min(1).optional(),
     on: z.array(z.enum(["blocked", "done"])).default(["blocked"]),
     bell: z.boolean().default(false),

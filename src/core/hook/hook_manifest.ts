@@ -28,6 +28,7 @@ import type { HookMapEntry } from "../manifest/agent_schema.ts";
 import type { CompiledRegex } from "../manifest/fields.ts";
 import type { ManifestOrigin, ParsedAgentManifest } from "../manifest/parse.ts";
 import { isObject } from "../object.ts";
+import { compileLinear } from "../regex/linear.ts";
 import { DETAIL_TOKEN, STATES } from "../state.ts";
 import { compareVersions, ENGINE_VERSION, parseVersion } from "../version.ts";
 
@@ -118,10 +119,10 @@ function readRegexes(value: unknown, path: string, key: string): CompiledRegex[]
 function compile(source: unknown, path: string, key: string): CompiledRegex {
   if (typeof source !== "string") throw new HookManifestError(path, key, "must be a string");
   try {
-    // The same flags as the manifest schema (REGEX_FLAGS): u only, no g.
-    return { source, re: new RegExp(source, "u") };
-  } catch {
-    throw new HookManifestError(path, key, `invalid regex ${JSON.stringify(source)}`);
+    // The manifest schema's engine: a user's pattern matches in linear time.
+    return { source, re: compileLinear(source) };
+  } catch (error) {
+    throw new HookManifestError(path, key, error instanceof Error ? error.message : String(error));
   }
 }
 

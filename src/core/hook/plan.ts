@@ -32,13 +32,23 @@ import { addSubagent, mayWriteState, removeSubagent } from "./subagents.ts";
 
 /**
  * The condition a plan commits under: option `option` still reads `value`
- * (absent and empty are the same). For a stamp that is `@agent_stamped_at`
- * as read, the compare-and-swap of P2; bookkeeping writes guard on their own
- * option, so they never race a stamp they do not touch.
+ * (absent and empty are the same), and, with `hookAtMost`, no hook claim
+ * newer than that evidence time has landed (`@tma_hook_at` is at most it).
+ * Registration and removal guard on `@agent_stamped_at` as read, the
+ * compare-and-swap of P2; bookkeeping writes guard on their own option, so
+ * they never race a stamp they do not touch.
+ *
+ * A state claim guards on the agent name and `hookAtMost` instead: the write
+ * itself decides, server side, that this is the newest hook claim, so the
+ * newest event commits at its first write however many older writers are
+ * busy on the pane (R12, D47), and an older one that comes second is
+ * refused. What the claim derives from the state it replaces
+ * (`@agent_since`) is a server-side format for the same reason.
  */
 export interface HookGuard {
   option: string;
   value: string;
+  hookAtMost?: number;
 }
 
 /** Writes to commit under one guard. */
@@ -136,6 +146,14 @@ function newerHookClaim(options: PaneOptions, prior: Stamp, evidenceAtMs: number
 /** The time of the last hook event that stamped the pane's state. */
 const HOOK_AT = "@tma_hook_at";
 
+/**
+ * `@agent_since` as the server expands it: kept while the pane already reads
+ * `state` (and has a since), else this claim's evidence time.
+ */
+function sinceFormat(state: State, evidence: string): string {
+  return `#{?#{&&:#{==:#{@agent_state},${state}},#{@agent_since}},#{@agent_since},${evidence}}`;
+}
+
 /** The stamp-time guard: `@agent_stamped_at` unchanged since the read. */
 function stampGuard(options: PaneOptions): HookGuard {
   return { option: "@agent_stamped_at", value: options["@agent_stamped_at"] ?? "" };
@@ -156,19 +174,34 @@ function stampTime(prior: Stamp, stampedAtMs: number): string {
  * and writes that leave an option as it reads are dropped.
  */
 class WriteSet {
-  #writes = new Map<string, string | null>();
-  constructor(private readonly options: PaneOptions) {}
+  #writes = new Map<string, { value: string | null; format?: boolean }>();
+  /**
+   * `keepAll`: write every value even where it equals the one read. A state
+   * claim commits without a compare-and-swap, so another writer may have
+   * changed what it read; dropping "unchanged" writes would then keep that
+   * writer's values.
+   */
+  constructor(private readonly options: PaneOptions, private readonly keepAll = false) {}
 
   set(name: string, value: string | null): void {
-    this.#writes.set(name, value);
+    this.#writes.set(name, { value });
+  }
+
+  /** A write whose value is a tmux format, expanded server side (always kept). */
+  setFormat(name: string, format: string): void {
+    this.#writes.set(name, { value: format, format: true });
   }
 
   /** The writes that change something, with `@agent_stamped_at` last (P1). */
   finish(stampedAt: string): OptionWrite[] {
     const out: OptionWrite[] = [];
-    for (const [name, value] of this.#writes) {
+    for (const [name, { value, format }] of this.#writes) {
+      if (format) {
+        out.push({ name, value, format });
+        continue;
+      }
       const current = this.options[name as keyof PaneOptions] ?? null;
-      if ((current || null) !== (value || null)) out.push({ name, value });
+      if (this.keepAll || (current || null) !== (value || null)) out.push({ name, value });
     }
     out.push({ name: "@agent_stamped_at", value: stampedAt });
     return out;
@@ -222,8 +255,12 @@ function planClearRequest(
  * are cleared first, since a registration or claim of this agent replaces
  * that agent's record rather than amending it.
  */
-function baseWrites(input: HookPlanInput, prior: Stamp): { set: WriteSet; prior: Stamp } {
-  const set = new WriteSet(input.options);
+function baseWrites(
+  input: HookPlanInput,
+  prior: Stamp,
+  keepAll = false,
+): { set: WriteSet; prior: Stamp } {
+  const set = new WriteSet(input.options, keepAll);
   if (prior.agent !== null && prior.agent !== input.agent) {
     for (const write of removalWrites(input.options)) set.set(write.name, null);
     prior = readStamp({});
@@ -295,11 +332,15 @@ function planStateClaim(
   if (newerHookClaim(input.options, context.prior, input.evidenceAtMs)) {
     return skip("a newer hook claim holds the pane (D47)");
   }
-  const { set, prior } = baseWrites(input, context.prior);
+  const { set, prior } = baseWrites(input, context.prior, true);
   const evidence = ms(input.evidenceAtMs);
   set.set(HOOK_AT, evidence);
-  const changed = prior.state !== claim.state;
-  if (changed || prior.since === null) set.set("@agent_since", evidence);
+  if (prior !== context.prior) {
+    set.set("@agent_since", evidence); // another agent's record was cleared
+  } else {
+    // Decided when the write runs, by the state it actually replaces.
+    set.setFormat("@agent_since", sinceFormat(claim.state, evidence));
+  }
   set.set("@agent_state", claim.state);
   set.set("@agent_detail", claim.detail ?? null);
   set.set("@agent_source", "hook");
@@ -332,7 +373,11 @@ function planStateClaim(
   }
   return {
     kind: "write",
-    guard: stampGuard(input.options),
+    guard: {
+      option: "@agent_name",
+      value: input.options["@agent_name"] ?? "",
+      hookAtMost: input.evidenceAtMs,
+    },
     writes: set.finish(stampTime(context.prior, input.stampedAtMs)),
     stateAfter: claim.state,
     minted,

@@ -45,9 +45,23 @@ function apply(options: PaneOptions, result: HookPlan): PaneOptions {
   for (const w of result.writes) {
     if ((w.scope ?? "pane") !== "pane") continue;
     if (w.value === null) delete out[w.name];
-    else out[w.name] = w.value;
+    else out[w.name] = w.format ? expandSince(w.value, options) : w.value;
   }
   return out as PaneOptions;
+}
+
+/**
+ * What tmux makes of the one server-side format a hook stamp writes
+ * (`@agent_since`), against the options before the chain. The scratch-server
+ * tests run the real expansion.
+ */
+function expandSince(format: string, options: PaneOptions): string {
+  const m =
+    /^#\{\?#\{&&:#\{==:#\{@agent_state\},(\w+)\},#\{@agent_since\}\},#\{@agent_since\},(\d+)\}$/
+      .exec(format);
+  assert(m, `unexpected format ${format}`);
+  const since = options["@agent_since"];
+  return options["@agent_state"] === m[1] && since ? since : m[2];
 }
 
 const registered: PaneOptions = {

@@ -1,7 +1,8 @@
 /**
- * The few config keys the hook intake reads (G21, G28, G30, G31), taken
+ * The few config keys the hook intake reads (G11, G21, G28, G30, G31), taken
  * straight from the TOML text: `[hooks] claude_reply_lane`, `[hooks]
- * hold_ms`, `[tmux] bin` and the `[[agent]]` overrides.
+ * hold_ms`, `[tmux] bin`, `[notify] from_event` and the `[[agent]]`
+ * overrides.
  *
  * The full config schema is not built here, for the same reason the full
  * manifest schema is not (see `hook_manifest.ts`): it would cost an event
@@ -33,6 +34,8 @@ export interface HookSettings {
   tmuxBin: string | undefined;
   /** `[[agent]]` overrides (G28). */
   agents: Config["agent"];
+  /** `[notify] from_event` (G11): the event fires notifications itself. */
+  notifyFromEvent: boolean;
   /** What was wrong with the file, when it could not be read; null when fine or absent. */
   problem: string | null;
 }
@@ -44,6 +47,7 @@ export function defaultHookSettings(): HookSettings {
     holdMs: DEFAULT_HOLD_MS,
     tmuxBin: undefined,
     agents: [],
+    notifyFromEvent: false,
     problem: null,
   };
 }
@@ -94,6 +98,14 @@ export function readHookSettings(text: string | null, path: string): HookSetting
   if (tmux.bin !== undefined) {
     if (typeof tmux.bin !== "string" || tmux.bin === "") return fail("tmux.bin", "must be a path");
     settings.tmuxBin = tmux.bin;
+  }
+  const notify = doc.notify ?? {};
+  if (!isObject(notify)) return fail("notify", "must be a table");
+  if (notify.from_event !== undefined) {
+    if (typeof notify.from_event !== "boolean") {
+      return fail("notify.from_event", "must be true or false");
+    }
+    settings.notifyFromEvent = notify.from_event;
   }
   const agents = doc.agent ?? [];
   if (!Array.isArray(agents)) return fail("agent", "must be an array of tables ([[agent]])");

@@ -11,6 +11,7 @@
  */
 
 import { z } from "../../deps/zod.ts";
+import { compileLinear } from "../regex/linear.ts";
 import { DETAIL_TOKEN, STATES } from "../state.ts";
 import { parseVersion } from "../version.ts";
 
@@ -33,19 +34,21 @@ export type ClaimState = (typeof CLAIM_STATES)[number];
  */
 export const REGEX_FLAGS = "u";
 
-/** A regex kept verbatim (`source`, D28) next to its compiled form. */
+/**
+ * A regex kept verbatim (`source`, D28) next to its compiled form. Parsed
+ * here, a pattern is a user's (the bundled manifests load pre-validated), so
+ * it is compiled for the linear-time engine: no pane text or payload can
+ * stall a match (R10, R11). A pattern that engine cannot run is refused like
+ * any invalid one.
+ */
 export const regexSchema = z.string().transform((source, ctx) => {
   try {
-    return { source, re: new RegExp(source, REGEX_FLAGS) };
+    return { source, re: compileLinear(source) };
   } catch (err) {
-    const why = err instanceof Error
-      ? err.message.replace(/^Invalid regular expression: /, "")
-      : "";
     ctx.issues.push({
       code: "custom",
       input: source,
-      message: `invalid regex ${JSON.stringify(source)} (${why}); fix the pattern ` +
-        "(JavaScript syntax, compiled with the u flag)",
+      message: err instanceof Error ? err.message : String(err),
     });
     return z.NEVER;
   }

@@ -1,6 +1,8 @@
 /**
- * The session-ownership filter: side-channel telemetry from another session
- * (a subagent, a background session) must not overwrite a pane's own (D44).
+ * The ownership filters: side-channel telemetry from another session (a
+ * subagent, a background session) or from another agent (one the pane's
+ * agent runs as a tool, which inherits `TMUX_PANE`) must not overwrite a
+ * pane's own (D44, D46).
  * @module
  */
 
@@ -23,4 +25,21 @@ export function acceptsSession(
   if (paneSession === undefined || paneSession === "") return true;
   if (payloadSession === undefined || payloadSession === "") return true;
   return paneSession === payloadSession;
+}
+
+/**
+ * Whether a payload of agent `payloadAgent` may stamp a pane registered to
+ * `paneAgent`: yes when the pane has no registered agent or the names agree
+ * (D46, issue 13 item 2). Telemetry never changes hands by itself: a hook
+ * event does that, on the evidence in `hook/handover.ts`, and the telemetry
+ * of the new agent is accepted from then on.
+ *
+ * ```ts
+ * acceptsAgent("claude", "claude"); // true
+ * acceptsAgent("claude", "pi"); // false
+ * acceptsAgent(undefined, "pi"); // true
+ * ```
+ */
+export function acceptsAgent(paneAgent: string | undefined, payloadAgent: string): boolean {
+  return paneAgent === undefined || paneAgent === "" || paneAgent === payloadAgent;
 }

@@ -8,6 +8,8 @@ import type { AgentModel } from "../../core/agent_model.ts";
 import { type AgentRow, buildRow, type GitLabels, sortRows } from "../../core/rows.ts";
 import { matches, type Selector } from "../../core/selector.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
+import { fromPollOn } from "../notify/who.ts";
+import type { EnvReader } from "../paths.ts";
 import { type CycleResult, runCycle } from "./run.ts";
 import type { StartedSnapshot } from "./snapshot_start.ts";
 import { hostName } from "../host.ts";
@@ -30,6 +32,12 @@ export interface ListOptions {
   stampedeGuard?: boolean;
   /** The cycle's snapshot, if the caller started it early (`startSnapshot`). */
   snapshot?: StartedSnapshot;
+  /**
+   * Dispatch notifications for the panes this cycle stamped, when
+   * `[notify] from_poll` (or `TMA_NOTIFY_FROM_POLL=1`) is on and no daemon
+   * serves the server (U25). Every polling surface passes its environment.
+   */
+  notify?: { env: EnvReader };
   /** A labeler that outlives this call (a surface's refreshes reuse its memo). */
   labeler?: GitLabeler;
   /** Capture these panes even when D54 would skip them (the daemon's quiet edges, U7). */
@@ -78,6 +86,21 @@ export async function listAgents(options: ListOptions): Promise<Listing> {
     if (!row) continue;
     if (options.selector && !matches(row, options.selector, outcome.pane.sessionName)) continue;
     rows.push(row);
+  }
+  if (
+    options.notify && !cycle.stats.skipped &&
+    fromPollOn(options.config.notify.from_poll, options.notify.env)
+  ) {
+    // The dispatcher loads only when a producer may dispatch (D64).
+    const { dispatchCycle } = await import("../notify/from_cycle.ts");
+    // A listing never fails over a notification.
+    await dispatchCycle(cycle, {
+      server: options.server,
+      config: options.config,
+      models: options.models,
+      env: options.notify.env,
+      now: options.now,
+    }).catch(() => undefined);
   }
   return { rows: sortRows(rows), cycle };
 }

@@ -17,7 +17,13 @@ import {
   type PaneOptions,
   type ProcessTable,
 } from "../../core/snapshot.ts";
-import { type OptionWrite, readStamp, removalWrites, type Stamp } from "../../core/stamp.ts";
+import {
+  applyWrites,
+  type OptionWrite,
+  readStamp,
+  removalWrites,
+  type Stamp,
+} from "../../core/stamp.ts";
 import type { State } from "../../core/state.ts";
 import { type StartedSnapshot, startSnapshot } from "./snapshot_start.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
@@ -309,12 +315,7 @@ function afterWrites(
   pane: PaneFacts,
   writes: readonly OptionWrite[],
 ): { options: PaneOptions; stamp: Stamp } {
-  const options = { ...pane.options } as Record<string, string>;
-  for (const write of writes) {
-    if ((write.scope ?? "pane") !== "pane") continue;
-    if (write.value === null || write.value === "") delete options[write.name];
-    else options[write.name] = write.value;
-  }
+  const options = applyWrites(pane.options, writes);
   return { options, stamp: readStamp(options) };
 }
 

@@ -8,8 +8,11 @@
  * Concurrency: the pane is read, the stamp decided in TypeScript, and the
  * write committed under a compare-and-swap on `@agent_stamped_at`. When
  * another writer stamped in between, the pane is read again and the stamp
- * re-decided, up to three retries, so racing events resolve by evidence
- * time (D47) rather than by who finished last.
+ * re-decided, until it commits or the fresh read shows a newer hook claim
+ * (which skips it, D47): racing events resolve by evidence time rather than
+ * by who finished last, and the newest is never dropped because older
+ * writers were busy. Every lost swap means another writer committed, so the
+ * loop makes progress; `STAMP_DEADLINE_MS` bounds it all the same.
  * @module
  */
 import { decisionObject } from "../../core/hook/decision.ts";
@@ -19,19 +22,30 @@ import { type HookPayload, stringField } from "../../core/hook/payload.ts";
 import {
   type HookGuard,
   type HookPlan,
+  type HookWritePlan,
   planHookEvent,
   windowRollupWrite,
 } from "../../core/hook/plan.ts";
 import type { HookSettings } from "../../core/hook/settings.ts";
 import type { AgentProfile } from "../../core/identity.ts";
-import type { PaneFacts, ProcessTable } from "../../core/snapshot.ts";
+import type { PaneFacts, PaneOptions, ProcessTable } from "../../core/snapshot.ts";
+import { applyWrites } from "../../core/stamp.ts";
+import type { State } from "../../core/state.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
 import { listPanes } from "../../tmux/panes.ts";
 import { escapeFormat, writeChains } from "../../tmux/writer.ts";
 import { holdForVerdict, mintRequestId, releaseRequest } from "./reply_lane.ts";
 
-/** Retries after a lost compare-and-swap (D47, R12). */
-export const STAMP_RETRIES = 3;
+/**
+ * How long an event keeps retrying lost compare-and-swaps (D47, R12): far
+ * longer than a pile-up of hooks on one pane takes to drain even on a loaded
+ * machine. (A wedged server ends the loop sooner: each tmux call has its own
+ * timeout.)
+ */
+export const STAMP_DEADLINE_MS = 10_000;
+
+/** The most a writer waits, at random, before reading again after a lost swap. */
+const RETRY_JITTER_MS = 25;
 
 /** Options of `intakeEvent`. */
 export interface IntakeEventOptions {
@@ -52,11 +66,31 @@ export interface IntakeEventOptions {
   /** Waits between hold polls; tests may pass their own. */
   sleep?: (ms: number) => Promise<void>;
   /**
+   * The identity of another agent by name (the pane's registered one), for
+   * the hand-over check; without it that agent counts as unknown.
+   */
+  profileOf?: (agent: string) => Promise<AgentProfile | null>;
+  /**
    * While holding, end the process on SIGTERM, SIGINT or SIGHUP after
    * clearing the held id (an agent that gives up on its hook kills it).
    * Only the `tma event` process sets this.
    */
   exitOnSignal?: boolean;
+  /**
+   * Runs once the stamp committed, before any hold: the direct notification
+   * fire (U24) reads the stamp it wrote from here. Its errors are the
+   * caller's to catch.
+   */
+  afterCommit?: (committed: CommittedStamp) => Promise<void>;
+}
+
+/** A committed hook stamp: the pane as listed, and its options once the writes landed. */
+export interface CommittedStamp {
+  pane: PaneFacts;
+  options: PaneOptions;
+  plan: HookWritePlan;
+  /** The state the event itself claimed, or null (lifecycle, bookkeeping). */
+  claimed: State | null;
 }
 
 /** What one event did. */
@@ -107,7 +141,9 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
   // Marked handled: a failed `ps` surfaces where it is awaited, never as an
   // unhandled rejection when the listing fails first.
   table?.catch(() => undefined);
-  for (let attempt = 0; attempt <= STAMP_RETRIES; attempt++) {
+  let committedStamp: CommittedStamp | null = null;
+  const giveUpAt = options.now() + STAMP_DEADLINE_MS;
+  for (let attempt = 0; attempt === 0 || options.now() < giveUpAt; attempt++) {
     const panes = await listPanes(options.server);
     let pane: PaneFacts | undefined;
     if (table !== null) {
@@ -120,7 +156,7 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
       const found = attributeCodexEvent({
         panes,
         table: processes,
-        profile: codexProfile(options),
+        profile: agentProfile(options),
         reportedPane,
         sessionKey: codexSessionKey(payload),
         cwd: stringField(payload.fields, ["cwd"]),
@@ -135,6 +171,13 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
       pane = panes.find((p) => p.paneId === id);
     }
     if (!pane) return { ...result, note: "no such pane" };
+    const conflict = action.kind === "claim" ? conflictOf(pane, options) : null;
+    if (conflict !== null) {
+      const verdict = await handover(options, { pane, table });
+      if (!verdict.changed) {
+        return { ...result, pane: pane.paneId, note: `${conflict}, and ${verdict.reason}` };
+      }
+    }
     const plan = planHookEvent({
       agent: options.agent,
       options: pane.options,
@@ -159,10 +202,19 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
     if (committed.get(pane.paneId)) {
       result.committed = true;
       result.note = plan.reason;
+      committedStamp = {
+        pane,
+        options: applyWrites(pane.options, writes),
+        plan,
+        claimed: claim !== null && "state" in claim ? claim.state : null,
+      };
       break;
     }
+    // Writers that lost together would read and collide together again.
+    await pause(Math.random() * RETRY_JITTER_MS);
   }
   if (!result.committed) return { ...result, note: result.note || "lost every compare-and-swap" };
+  if (committedStamp !== null) await options.afterCommit?.(committedStamp);
   const plan = result.plan;
   if (requestId !== undefined && plan?.kind === "write" && plan.minted && result.pane !== null) {
     const held = { pane: result.pane, requestId };
@@ -210,6 +262,55 @@ function releaseOnSignal(
   };
 }
 
+/**
+ * Waits `ms` without `setTimeout`, whose first use loads Deno's Node timers
+ * layer (the same reason as in `tmux/spawn.ts`).
+ */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    AbortSignal.timeout(ms).addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+/**
+ * How an event conflicts with the pane's registration, or null: another
+ * agent than the registered one, or another session (both sides naming one).
+ * Such an event stamps only when the pane changed hands (`handover.ts`).
+ */
+function conflictOf(pane: PaneFacts, options: IntakeEventOptions): string | null {
+  const agent = pane.options["@agent_name"] || null;
+  if (agent !== null && agent !== options.agent) {
+    return `an event of ${options.agent} on a pane registered to ${agent}`;
+  }
+  const session = pane.options["@agent_session"] || null;
+  const mine = options.payload.sessionId;
+  if (session !== null && mine !== null && mine !== session) {
+    return `an event of session ${mine} on a pane registered to session ${session}`;
+  }
+  return null;
+}
+
+/** The hand-over verdict on a conflicting event; its modules and `ps` load only here. */
+async function handover(
+  options: IntakeEventOptions,
+  context: { pane: PaneFacts; table: Promise<ProcessTable> | null },
+) {
+  const [{ changedHands }, processes] = await Promise.all([
+    import("../../core/hook/handover.ts"),
+    context.table ?? processTable(),
+  ]);
+  const registered = context.pane.options["@agent_name"] || options.agent;
+  return changedHands({
+    pane: context.pane,
+    table: processes,
+    hookPid: Deno.pid,
+    event: agentProfile(options),
+    registered: registered === options.agent
+      ? agentProfile(options)
+      : (await options.profileOf?.(registered)) ?? null,
+  });
+}
+
 /** One process snapshot, indexed; its modules load only on this path. */
 async function processTable(): Promise<ProcessTable> {
   const [{ indexProcesses }, { snapshotProcesses }] = await Promise.all([
@@ -221,7 +322,9 @@ async function processTable(): Promise<ProcessTable> {
 
 /** The tmux condition of a plan's guard. */
 function guardFormat(guard: HookGuard): string {
-  return `#{==:#{${guard.option}},${escapeFormat(guard.value)}}`;
+  const same = `#{==:#{${guard.option}},${escapeFormat(guard.value)}}`;
+  if (guard.hookAtMost === undefined) return same;
+  return `#{&&:${same},#{e|<=:#{@tma_hook_at},${guard.hookAtMost}}}`;
 }
 
 /** The id of the pane named by an id or a locator, or null. */
@@ -230,8 +333,8 @@ function paneIdOf(panes: readonly PaneFacts[], name: string | null): string | nu
   return panes.find((p) => p.paneId === name || p.locator === name)?.paneId ?? null;
 }
 
-/** Codex's identity profile, with `[[agent]]` process names added (D34). */
-function codexProfile(options: IntakeEventOptions): AgentProfile {
+/** The event agent's identity profile, with `[[agent]]` process names added (D34). */
+function agentProfile(options: IntakeEventOptions): AgentProfile {
   const identity = options.manifest.identity;
   const extra = options.settings.agents.find((a) => a.name === options.agent)?.process_names ?? [];
   return {

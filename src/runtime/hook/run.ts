@@ -8,6 +8,7 @@
  * @module
  */
 import { parsePayload } from "../../core/hook/payload.ts";
+import type { ParsedAgentManifest } from "../../core/manifest/parse.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
 import { serverFromGlobals } from "../../tmux/server.ts";
 import type { EnvReader } from "../paths.ts";
@@ -75,14 +76,36 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       env: request.env,
       configBin: settings.tmuxBin,
     });
+    // G11: TMA_NOTIFY_FROM_EVENT overrides the key (exactly 1 is on). The
+    // dispatcher loads only when it is on (U24): no static import here.
+    const fromEnv = request.env("TMA_NOTIFY_FROM_EVENT");
+    const notify = fromEnv !== undefined ? fromEnv === "1" : settings.notifyFromEvent;
+    const configFlags = { flag: request.globals.config, disabled: request.globals.noConfig };
     const place = {
       manifestDir: request.globals.manifestDir,
       env: request.env,
       onSkip: (problem: string) => skipped.push(problem),
     };
     if (request.kind === "context") {
-      const line = await intakeContextEvent({ request, server, place, rawPayload, log });
+      const { line, manifest } = await intakeContextEvent({
+        request,
+        server,
+        place,
+        rawPayload,
+        log,
+      });
       for (const problem of skipped) await log(`manifest skipped: ${problem}`);
+      if (notify && manifest !== null && request.pane) {
+        const { fireContextFromEvent } = await import("../notify/from_event.ts");
+        await fireContextFromEvent({
+          server,
+          env: request.env,
+          config: configFlags,
+          pane: request.pane,
+          manifest,
+          now: request.now,
+        });
+      }
       return request.printStatus ? line : null;
     }
     if (await daemonTook(request, server, rawPayload, log)) return null;
@@ -108,6 +131,36 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       evidenceAtMs: request.evidenceAtMs,
       now: request.now,
       exitOnSignal: true,
+      afterCommit: notify
+        ? async (committed) => {
+          // Only a blocked pane, or an idle one with attention, can be due:
+          // every other event skips loading the dispatcher and the full config.
+          const state = committed.options["@agent_state"];
+          const mayBeDue = state === "blocked" ||
+            (state === "idle" && committed.options["@agent_attention"] === "1");
+          if (!mayBeDue) return;
+          const { fireFromEvent } = await import("../notify/from_event.ts");
+          await fireFromEvent({
+            server,
+            env: request.env,
+            config: configFlags,
+            pane: committed.pane,
+            options: committed.options,
+            payload,
+            claimsBlocked: committed.claimed === "blocked",
+            now: request.now,
+          }).catch((error) => log(`notify: ${error instanceof Error ? error.message : error}`));
+        }
+        : undefined,
+      profileOf: async (agent) => {
+        const other = await loadHookManifest(agent, place);
+        return other === null ? null : {
+          name: other.name,
+          processNames: other.identity.process_names,
+          titlePatterns: other.identity.title_patterns.map((p) => p.re),
+          argsPatterns: other.identity.args_patterns.map((p) => p.re),
+        };
+      },
     });
     // Every event, stamped or not, with its evidence time: the log is how a
     // lost or reordered event is found (TMA_DEBUG_LOG unset writes nothing).
@@ -195,8 +248,9 @@ async function replaySpool(
 
 /**
  * `--kind context`: the telemetry intake reads the payload (I8). Returns the
- * shim's own status line (I7), "" when there is nothing to say; a stamp that
- * fails (no pane, no server) still leaves the line.
+ * shim's own status line (I7), "" when there is nothing to say (a stamp that
+ * fails, no pane, no server, still leaves the line), and the manifest it
+ * read, for the `context_high` check.
  */
 async function intakeContextEvent(options: {
   request: HookEventRequest;
@@ -204,10 +258,10 @@ async function intakeContextEvent(options: {
   place: Parameters<typeof loadFullManifest>[1];
   rawPayload: string;
   log: (text: string) => Promise<void>;
-}): Promise<string> {
+}): Promise<{ line: string; manifest: ParsedAgentManifest | null }> {
   const { request } = options;
   const manifest = await loadFullManifest(request.agent!, options.place);
-  if (manifest === null) return "";
+  if (manifest === null) return { line: "", manifest: null };
   const [{ intakeContext }, { statusText }] = await Promise.all([
     import("../telemetry/intake.ts"),
     import("../../core/telemetry/status_text.ts"),
@@ -227,7 +281,7 @@ async function intakeContextEvent(options: {
     if (!request.printStatus) throw error;
     await options.log(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
   }
-  return line;
+  return { line, manifest };
 }
 
 /** Reads `--payload`: stdin for `-`, a file for a path, nothing when absent. */

@@ -23,7 +23,7 @@
 import type { ParsedAgentManifest } from "../../core/manifest/parse.ts";
 import type { TelemetryReading } from "../../core/telemetry/reading.ts";
 import { parseTelemetry } from "../../core/telemetry/registry.ts";
-import { acceptsSession } from "../../core/telemetry/session.ts";
+import { acceptsAgent, acceptsSession } from "../../core/telemetry/session.ts";
 import { formatCarriesTokens, planTelemetryWrites } from "../../core/telemetry/stamp_plan.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
 import { listPane } from "../../tmux/panes.ts";
@@ -52,7 +52,8 @@ export interface IntakeContextOptions {
  * block's channel is not `event` (a `file-tail` channel is pulled by the
  * cycle, a `screen` channel has no payload), when the pane is gone, or when
  * the payload names a session other than the pane's `@agent_session` (a
- * subagent or background session, D44). Writes go through the evidence-time
+ * subagent or background session, D44), or when the pane is registered to
+ * another agent than the payload's (one run as a tool, D46). Writes go through the evidence-time
  * guards of `planTelemetryWrites`, so a payload older than the stored reading
  * is refused by the server.
  *
@@ -78,6 +79,7 @@ export async function intakeContext(options: IntakeContextOptions): Promise<void
   const facts = await listPane(options.server, options.pane);
   if (facts === null) return;
   if (!acceptsSession(facts.options["@agent_session"], reading.sessionId)) return;
+  if (!acceptsAgent(facts.options["@agent_name"], options.manifest.name)) return;
   const chains = planTelemetryWrites(facts.options, reading, {
     evidenceMs: options.nowMs,
     channelCarriesTokens: formatCarriesTokens(block.format),
