@@ -27,6 +27,7 @@ import { claimEntries, coalesce, release } from "../runtime/spool.ts";
 import { stampedRows } from "../runtime/surface.ts";
 import { ControlClient, listSessionIds, setServerOptions } from "../tmux/control.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
+import { listPanes } from "../tmux/panes.ts";
 import { DaemonSocket } from "./socket.ts";
 
 /** The server-wide options the daemon keeps (X6). */
@@ -374,6 +375,16 @@ export class Daemon {
       if (!live.has(pane)) this.#nonAgentUntil.delete(pane);
     }
     if (listing.cycle.stats.writes > 0) changed = true;
+    // U25: a running daemon dispatches on every detection path, and only it.
+    const { dispatchCycle } = await import("../runtime/notify/from_cycle.ts");
+    await dispatchCycle(listing.cycle, {
+      server: this.#o.server,
+      config: this.#config,
+      models: this.#models,
+      env: this.#o.env,
+      now: this.#o.now,
+      byDaemon: true,
+    }).catch((error) => this.#o.log(`tma daemon: notify: ${message(error)}`));
     await this.#publishStatus(listing.rows, now);
     if (changed) this.#hint();
   }
@@ -443,9 +454,13 @@ export class Daemon {
       claims.set(item.event, item.claimed);
     }
     const folded = coalesce(events);
-    for (const event of folded) await this.#ingest(event, "spool");
+    const touched = new Set<string>();
+    for (const event of folded) {
+      const pane = await this.#ingest(event, "spool");
+      if (pane) touched.add(pane);
+    }
     for (const claimed of claims.values()) await release(claimed);
-    await this.#afterEvents();
+    await this.#afterEvents(touched);
   }
 
   /** A `TMA1` frame from `tma event` (U10): ACK once stamped, NAK to make it stamp itself. */
@@ -457,15 +472,18 @@ export class Daemon {
     }
     return new Promise((resolve) => {
       this.#enqueueEvent(async () => {
-        const taken = await this.#ingest(event, "frame");
-        resolve(taken);
-        if (taken) await this.#afterEvents();
+        const pane = await this.#ingest(event, "frame");
+        resolve(pane !== false);
+        if (pane !== false) await this.#afterEvents(new Set(pane ? [pane] : []));
       });
     });
   }
 
-  /** One event through the intake; false when refused (D48). */
-  async #ingest(event: RawEvent, lane: "spool" | "frame"): Promise<boolean> {
+  /**
+   * One event through the intake: the pane it stamped ("" when it stamped
+   * none), or false when refused (D48).
+   */
+  async #ingest(event: RawEvent, lane: "spool" | "frame"): Promise<string | false> {
     const got = await ingestRawEvent(event, {
       server: this.#o.server,
       settings: this.#settings,
@@ -478,12 +496,44 @@ export class Daemon {
       // direct stamp the hook would have made (D48).
       this.#o.directStamp(event);
     }
-    return got.taken;
+    if (!got.taken) return false;
+    return got.result?.committed ? got.result.pane ?? "" : "";
   }
 
-  /** After hook events: the ring, the status line and the wake hint from the stamps as they are. */
-  async #afterEvents(): Promise<void> {
+  /**
+   * After hook events: notifications for the panes they stamped (U25), then
+   * the ring, the status line and the wake hint from the stamps as they are.
+   */
+  async #afterEvents(touched: ReadonlySet<string> = new Set()): Promise<void> {
     const now = this.#o.now();
+    // Every option (the notified markers too), read only when an event stamped.
+    const panes = touched.size === 0 ? [] : await listPanes(this.#o.server);
+    const stamped = panes.filter((p) => touched.has(p.paneId) && p.options["@agent_state"]);
+    if (stamped.length > 0) {
+      const [{ paneCandidates }, { dispatch }] = await Promise.all([
+        import("../runtime/notify/from_cycle.ts"),
+        import("../runtime/notify/dispatch.ts"),
+      ]);
+      const covered = new Set(
+        this.#models.filter((m) => m.manifest.telemetry?.context).map((m) => m.profile.name),
+      );
+      const candidates = stamped.flatMap((pane) =>
+        paneCandidates(pane, pane.options, {
+          config: this.#config,
+          covered: covered.has(pane.options["@agent_name"] ?? ""),
+          nowMs: now,
+          direct: true,
+        })
+      );
+      if (candidates.length > 0) {
+        await dispatch(candidates, {
+          server: this.#o.server,
+          config: this.#config,
+          env: this.#o.env,
+          now: this.#o.now,
+        }).catch((error) => this.#o.log(`tma daemon: notify: ${message(error)}`));
+      }
+    }
     const { rows } = await stampedRows(this.#o.server, now);
     let changed = false;
     for (const row of rows) {
