@@ -489,3 +489,34 @@ tmuxTest(
     await eventually(async () => (await liveDaemon(paths)) === null, 5000);
   },
 );
+
+tmuxTest(
+  "tma daemon U25: with a daemon running, it rings once for a screen-detected prompt and a from_poll status defers to it",
+  async (t) => {
+    const runs = `${t.dir}/runs.jsonl`;
+    await Deno.mkdir(`${t.home}/.config/tma`, { recursive: true });
+    // from_poll on: a poll while the daemon runs must still defer to it.
+    await Deno.writeTextFile(
+      `${t.home}/.config/tma/config.toml`,
+      `[hooks]\nclaude_reply_lane = false\n[notify]\nfrom_poll = true\non = ["blocked", "done"]\ncommand = "cat >> '${runs}'"\n`,
+    );
+    const read = async () =>
+      (await Deno.readTextFile(runs).catch(() => "")).split("\n").filter((l) => l !== "").map((
+        l,
+      ) => JSON.parse(l));
+    const agent = await t.standIn("claude");
+    const daemon = await startDaemon(t, { args: ["--sweep-ms", "600000"] });
+    try {
+      await new Promise((r) => setTimeout(r, 1500));
+      await agent.draw(await screen("claude_blocked_bash_w120.txt"));
+      assert(await eventually(async () => (await read()).length >= 1, 10_000), daemon.stderr());
+      await tma(t, ["status"]);
+      await new Promise((r) => setTimeout(r, 1500));
+      const got = await read();
+      assertEquals(got.map((r) => [r.state, r.pane]), [["blocked", agent.pane]]);
+    } finally {
+      await daemon.stop();
+    }
+  },
+  { width: 120 },
+);
