@@ -15,7 +15,7 @@ import {
 } from "./harness/daemon.ts";
 import { agentOptions, fireHook, payload, quietPane, tmaScript } from "./harness/hook.ts";
 import { runProcess } from "./harness/process.ts";
-import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
+import { runTma, type ScratchTmux, startTma, tmuxTest } from "./harness/tmux.ts";
 import { parseScreenFile } from "../src/core/rules/screen_file.ts";
 import { encodeFrame, NAK } from "../src/core/daemon_wire.ts";
 import { liveDaemon, readEndpoint, subscribeHints } from "../src/runtime/daemon_link.ts";
@@ -519,4 +519,40 @@ tmuxTest(
     }
   },
   { width: 120 },
+);
+
+tmuxTest(
+  "tma wait U11: woken by the daemon's push, it returns soon after the transition",
+  async (t) => {
+    const pane = await quietPane(t);
+    const fire = await claudeFires(t);
+    const daemon = await startDaemon(t, { args: ["--sweep-ms", "600000"] });
+    try {
+      await fire("PreToolUse", pane, "PreToolUse");
+      assert(
+        await eventually(
+          async () => (await agentOptions(t, pane))["@agent_state"] === "working",
+          5000,
+        ),
+      );
+      const wait = startTma(t, ["wait", "--pane", pane, "--until", "idle"], {
+        env: { XDG_RUNTIME_DIR: runtimeDirOf(t) },
+      });
+      await new Promise((r) => setTimeout(r, 2500));
+      await fire("Stop", pane, "Stop");
+      const ran = await wait.done;
+      const returned = Date.now();
+      assertEquals(ran.code, 0, ran.stderr);
+      const ring = JSON.parse((await tma(t, ["debug", "transitions", "--json"])).stdout);
+      const idle = ring.transitions.find((x: { pane: string; to: string }) =>
+        x.pane === pane && x.to === "idle"
+      );
+      assert(idle, JSON.stringify(ring));
+      // The figure is reported by the test run; the bound allows a loaded machine.
+      console.log(`wait returned ${returned - idle.at} ms after the daemon's transition`);
+      assert(returned - idle.at < 1500, `${returned - idle.at} ms`);
+    } finally {
+      await daemon.stop();
+    }
+  },
 );

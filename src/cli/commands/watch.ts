@@ -12,6 +12,7 @@ import { boolFlag, type ParsedArgs } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { selectorFrom } from "../selector_flags.ts";
 import { surfaceHost } from "../surface_host.ts";
+import { joinDaemonHints } from "../daemon_hints.ts";
 
 /** Runs the watch. */
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
@@ -24,11 +25,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   });
   const stopNudges = host.waker.onSignal("SIGUSR1");
   // U11: a running daemon's pushes wake the watch as soon as a state moves.
-  const { daemonHintSource } = await import("../../runtime/daemon_link.ts");
-  const { serverIdentity } = await import("../../tmux/control.ts");
-  const stopHints = host.waker.onHints(
-    daemonHintSource(serverIdentity(server).then((s) => s?.socketPath ?? null), ctx.env),
-  );
+  const stopHints = await joinDaemonHints(ctx, host.waker);
   host.started = async () => {
     if (pane) await advertiseWatch(server, pane, Deno.pid);
   };
