@@ -540,11 +540,13 @@ export class Daemon {
       const known = this.#known.get(row.pane);
       this.#known.set(row.pane, {
         agent: row.agent,
-        hookSourced: true,
+        // A pane an event just stamped holds a hook claim; the others keep what the cycle saw.
+        hookSourced: touched.has(row.pane) || (known?.hookSourced ?? false),
         state: row.state,
       });
       if (known === undefined) this.#nonAgentUntil.delete(row.pane);
-      if (this.#ring.observe(row.pane, row.state, now, "hook")) changed = true;
+      const source = touched.has(row.pane) ? "hook" : "refresh";
+      if (this.#ring.observe(row.pane, row.state, now, source)) changed = true;
     }
     await this.#publishStatus(rows, now);
     if (changed) this.#hint();
