@@ -20,6 +20,12 @@ export interface OptionWrite {
    * stamp's `@agent_since`, decided by the state it replaces).
    */
   format?: boolean;
+  /**
+   * What a format write expands to against the options the plan read: the
+   * value `applyWrites` predicts (a notification judges the committed stamp
+   * by it, and `@agent_since` must be a time there, not the format text).
+   */
+  expected?: string | null;
 }
 
 /** The typed reading of a pane's stamp. */
@@ -100,8 +106,9 @@ export function applyWrites(options: PaneOptions, writes: readonly OptionWrite[]
   const next = { ...options } as Record<string, string>;
   for (const write of writes) {
     if ((write.scope ?? "pane") !== "pane") continue;
-    if (write.value === null || write.value === "") delete next[write.name];
-    else next[write.name] = write.value;
+    const value = write.format ? write.expected ?? null : write.value;
+    if (value === null || value === "") delete next[write.name];
+    else next[write.name] = value;
   }
   return next as PaneOptions;
 }

@@ -174,7 +174,7 @@ function stampTime(prior: Stamp, stampedAtMs: number): string {
  * and writes that leave an option as it reads are dropped.
  */
 class WriteSet {
-  #writes = new Map<string, { value: string | null; format?: boolean }>();
+  #writes = new Map<string, { value: string | null; format?: boolean; expected?: string | null }>();
   /**
    * `keepAll`: write every value even where it equals the one read. A state
    * claim commits without a compare-and-swap, so another writer may have
@@ -188,16 +188,16 @@ class WriteSet {
   }
 
   /** A write whose value is a tmux format, expanded server side (always kept). */
-  setFormat(name: string, format: string): void {
-    this.#writes.set(name, { value: format, format: true });
+  setFormat(name: string, format: string, expected: string | null): void {
+    this.#writes.set(name, { value: format, format: true, expected });
   }
 
   /** The writes that change something, with `@agent_stamped_at` last (P1). */
   finish(stampedAt: string): OptionWrite[] {
     const out: OptionWrite[] = [];
-    for (const [name, { value, format }] of this.#writes) {
+    for (const [name, { value, format, expected }] of this.#writes) {
       if (format) {
-        out.push({ name, value, format });
+        out.push({ name, value, format, expected });
         continue;
       }
       const current = this.options[name as keyof PaneOptions] ?? null;
@@ -339,7 +339,10 @@ function planStateClaim(
     set.set("@agent_since", evidence); // another agent's record was cleared
   } else {
     // Decided when the write runs, by the state it actually replaces.
-    set.setFormat("@agent_since", sinceFormat(claim.state, evidence));
+    const kept = input.options["@agent_state"] === claim.state
+      ? input.options["@agent_since"] || null
+      : null;
+    set.setFormat("@agent_since", sinceFormat(claim.state, evidence), kept ?? evidence);
   }
   set.set("@agent_state", claim.state);
   set.set("@agent_detail", claim.detail ?? null);

@@ -45,7 +45,12 @@ function apply(options: PaneOptions, result: HookPlan): PaneOptions {
   for (const w of result.writes) {
     if ((w.scope ?? "pane") !== "pane") continue;
     if (w.value === null) delete out[w.name];
-    else out[w.name] = w.format ? expandSince(w.value, options) : w.value;
+    else if (w.format) {
+      const expanded = expandSince(w.value, options);
+      // applyWrites() (the committed stamp a notification reads) predicts the same.
+      assertEquals(w.expected, expanded, `${w.name}: expected vs the server's expansion`);
+      out[w.name] = expanded;
+    } else out[w.name] = w.value;
   }
   return out as PaneOptions;
 }

@@ -17,7 +17,7 @@
  */
 import { decisionObject } from "../../core/hook/decision.ts";
 import type { HookManifest } from "../../core/hook/hook_manifest.ts";
-import { resolveHookAction } from "../../core/hook/mapping.ts";
+import { type HookAction, resolveHookAction } from "../../core/hook/mapping.ts";
 import { type HookPayload, stringField } from "../../core/hook/payload.ts";
 import {
   type HookGuard,
@@ -142,96 +142,106 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
   // unhandled rejection when the listing fails first.
   table?.catch(() => undefined);
   let committedStamp: CommittedStamp | null = null;
-  const giveUpAt = options.now() + STAMP_DEADLINE_MS;
-  for (let attempt = 0; attempt === 0 || options.now() < giveUpAt; attempt++) {
-    const panes = await listPanes(options.server);
-    let pane: PaneFacts | undefined;
-    if (table !== null) {
-      const { attributeCodexEvent, codexSessionKey, runsInsidePane } = await import(
-        "../../core/hook/codex_attribution.ts"
-      );
-      const processes = await table;
-      const reportedPane = paneIdOf(panes, options.pane);
-      const reported = panes.find((p) => p.paneId === reportedPane);
-      const found = attributeCodexEvent({
-        panes,
-        table: processes,
-        profile: agentProfile(options),
-        reportedPane,
-        sessionKey: codexSessionKey(payload),
-        cwd: stringField(payload.fields, ["cwd"]),
-        registration,
-        reportedTrusted: reported !== undefined &&
-          runsInsidePane(Deno.pid, { table: processes, pane: reported }),
-      });
-      if (found.pane === null) return { ...result, note: found.reason };
-      pane = panes.find((p) => p.paneId === found.pane);
-    } else {
-      const id = paneIdOf(panes, options.pane);
-      pane = panes.find((p) => p.paneId === id);
-    }
-    if (!pane) return { ...result, note: "no such pane" };
-    const conflict = action.kind === "claim" ? conflictOf(pane, options) : null;
-    if (conflict !== null) {
-      const verdict = await handover(options, { pane, table });
-      if (!verdict.changed) {
-        return { ...result, pane: pane.paneId, note: `${conflict}, and ${verdict.reason}` };
-      }
-    }
-    const plan = planHookEvent({
-      agent: options.agent,
-      options: pane.options,
-      action,
-      payload,
-      evidenceAtMs: options.evidenceAtMs,
-      stampedAtMs: options.now(),
-      mintRequestId: requestId,
-    });
-    result.pane = pane.paneId;
-    result.plan = plan;
-    if (plan.kind === "skip") return { ...result, note: plan.reason };
-    const writes = [...plan.writes];
-    const rollup = windowRollupWrite(panes, { paneId: pane.paneId, stateAfter: plan.stateAfter });
-    // The rollup rides the same chain, before the stamp time that ends it (P1, D56).
-    if (rollup !== null) writes.splice(Math.max(0, writes.length - 1), 0, rollup);
-    const committed = await writeChains(options.server, [{
-      pane: pane.paneId,
-      guard: guardFormat(plan.guard),
-      writes,
-    }]);
-    if (committed.get(pane.paneId)) {
-      result.committed = true;
-      result.note = plan.reason;
-      committedStamp = {
-        pane,
-        options: applyWrites(pane.options, writes),
-        plan,
-        claimed: claim !== null && "state" in claim ? claim.state : null,
-      };
-      break;
-    }
-    // Writers that lost together would read and collide together again.
-    await pause(Math.random() * RETRY_JITTER_MS);
+  // A held request listens from before its id can land: an agent that kills
+  // the hook mid-write must still find the id cleared and the hook exit 0 (A25).
+  const guard = requestId !== undefined && options.exitOnSignal
+    ? releaseOnSignal(options.server, requestId)
+    : null;
+  try {
+    return await stampAndHold(action);
+  } finally {
+    guard?.unlisten();
   }
-  if (!result.committed) return { ...result, note: result.note || "lost every compare-and-swap" };
-  if (committedStamp !== null) await options.afterCommit?.(committedStamp);
-  const plan = result.plan;
-  if (requestId !== undefined && plan?.kind === "write" && plan.minted && result.pane !== null) {
-    const held = { pane: result.pane, requestId };
-    const unlisten = options.exitOnSignal ? releaseOnSignal(options.server, held) : () => {};
-    try {
+
+  async function stampAndHold(action: HookAction): Promise<IntakeResult> {
+    const giveUpAt = options.now() + STAMP_DEADLINE_MS;
+    for (let attempt = 0; attempt === 0 || options.now() < giveUpAt; attempt++) {
+      const panes = await listPanes(options.server);
+      let pane: PaneFacts | undefined;
+      if (table !== null) {
+        const { attributeCodexEvent, codexSessionKey, runsInsidePane } = await import(
+          "../../core/hook/codex_attribution.ts"
+        );
+        const processes = await table;
+        const reportedPane = paneIdOf(panes, options.pane);
+        const reported = panes.find((p) => p.paneId === reportedPane);
+        const found = attributeCodexEvent({
+          panes,
+          table: processes,
+          profile: agentProfile(options),
+          reportedPane,
+          sessionKey: codexSessionKey(payload),
+          cwd: stringField(payload.fields, ["cwd"]),
+          registration,
+          reportedTrusted: reported !== undefined &&
+            runsInsidePane(Deno.pid, { table: processes, pane: reported }),
+        });
+        if (found.pane === null) return { ...result, note: found.reason };
+        pane = panes.find((p) => p.paneId === found.pane);
+      } else {
+        const id = paneIdOf(panes, options.pane);
+        pane = panes.find((p) => p.paneId === id);
+      }
+      if (!pane) return { ...result, note: "no such pane" };
+      const conflict = action.kind === "claim" ? conflictOf(pane, options) : null;
+      if (conflict !== null) {
+        const verdict = await handover(options, { pane, table });
+        if (!verdict.changed) {
+          return { ...result, pane: pane.paneId, note: `${conflict}, and ${verdict.reason}` };
+        }
+      }
+      const plan = planHookEvent({
+        agent: options.agent,
+        options: pane.options,
+        action,
+        payload,
+        evidenceAtMs: options.evidenceAtMs,
+        stampedAtMs: options.now(),
+        mintRequestId: requestId,
+      });
+      result.pane = pane.paneId;
+      result.plan = plan;
+      if (plan.kind === "skip") return { ...result, note: plan.reason };
+      const writes = [...plan.writes];
+      const rollup = windowRollupWrite(panes, { paneId: pane.paneId, stateAfter: plan.stateAfter });
+      // The rollup rides the same chain, before the stamp time that ends it (P1, D56).
+      if (rollup !== null) writes.splice(Math.max(0, writes.length - 1), 0, rollup);
+      const writing = writeChains(options.server, [{
+        pane: pane.paneId,
+        guard: guardFormat(plan.guard),
+        writes,
+      }]);
+      guard?.writing(pane.paneId, writing);
+      const committed = await writing;
+      if (committed.get(pane.paneId)) {
+        result.committed = true;
+        result.note = plan.reason;
+        committedStamp = {
+          pane,
+          options: applyWrites(pane.options, writes),
+          plan,
+          claimed: claim !== null && "state" in claim ? claim.state : null,
+        };
+        break;
+      }
+      // Writers that lost together would read and collide together again.
+      await pause(Math.random() * RETRY_JITTER_MS);
+    }
+    if (!result.committed) return { ...result, note: result.note || "lost every compare-and-swap" };
+    if (committedStamp !== null) await options.afterCommit?.(committedStamp);
+    const plan = result.plan;
+    if (requestId !== undefined && plan?.kind === "write" && plan.minted && result.pane !== null) {
       const verdict = await holdForVerdict(options.server, {
-        ...held,
+        pane: result.pane,
+        requestId,
         holdMs: options.settings.holdMs,
         now: options.now,
         sleep: options.sleep,
       });
       if (verdict !== null) result.stdout = decisionObject(verdict);
-    } finally {
-      unlisten();
     }
+    return result;
   }
-  return result;
 }
 
 const HOLD_SIGNALS: readonly Deno.Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
@@ -241,12 +251,18 @@ const HOLD_SIGNALS: readonly Deno.Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
  * killed hold leaves no id for the broker to offer a verdict to. Returns
  * the function that removes the listeners.
  */
-function releaseOnSignal(
-  server: TmuxServer,
-  held: { pane: string; requestId: string },
-): () => void {
+function releaseOnSignal(server: TmuxServer, requestId: string): {
+  writing(pane: string, write: Promise<unknown>): void;
+  unlisten(): void;
+} {
+  let pane: string | null = null;
+  let write: Promise<unknown> = Promise.resolve();
   const handler = () => {
-    releaseRequest(server, held).catch(() => false).finally(() => Deno.exit(0));
+    // A write in flight may still land the id: clear it after the write settles.
+    write.catch(() => undefined)
+      .then(() => pane === null ? false : releaseRequest(server, { pane, requestId }))
+      .catch(() => false)
+      .finally(() => Deno.exit(0));
   };
   const added: Deno.Signal[] = [];
   for (const signal of HOLD_SIGNALS) {
@@ -257,8 +273,14 @@ function releaseOnSignal(
       // Not every platform has every signal; the hold works without it.
     }
   }
-  return () => {
-    for (const signal of added) Deno.removeSignalListener(signal, handler);
+  return {
+    writing(next, promise) {
+      pane = next;
+      write = promise;
+    },
+    unlisten() {
+      for (const signal of added) Deno.removeSignalListener(signal, handler);
+    },
   };
 }
 
