@@ -272,7 +272,7 @@ export async function subscribeHints(
   onPush: () => void,
   onEnd: () => void = () => {},
 ): Promise<(() => void) | null> {
-  const got = await connect(paths.sock, 300);
+  const got = await connect(paths.sock, 1000);
   if (got === null) return null;
   const conn = got.conn;
   let open = true;
