@@ -14,8 +14,10 @@
  * The Codex rollout tail (scripts/bench_telemetry.ts), prompt to notify
  * command and an idle `tma wait`'s CPU (scripts/bench_notify.ts), the
  * picker's first frame and one `jump --attention` at 100 panes
- * (scripts/bench_surfaces.ts), and a user manifest's linear-time patterns
- * (scripts/bench_patterns.ts) follow, each with its own reference.
+ * (scripts/bench_surfaces.ts), the daemon's hook fire, draw-to-blocked
+ * latency, CPU and peak memory (scripts/bench_daemon.ts), and a user
+ * manifest's linear-time patterns (scripts/bench_patterns.ts) follow, each
+ * with its own reference.
  * @module
  */
 import { countingTmux, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
@@ -366,6 +368,13 @@ async function main(): Promise<void> {
     } catch (error) {
       report.surfaces = `skipped: ${(error as Error).message}`;
     }
+    // issue 17: the daemon's figures, each beside its reference of the same run.
+    try {
+      const { benchDaemon } = await import("./bench_daemon.ts");
+      report.daemon = await benchDaemon();
+    } catch (error) {
+      report.daemon = `skipped: ${(error as Error).message}`;
+    }
     // issue 13 item 1: what a user manifest's linear-time patterns cost at start-up.
     try {
       const { benchPatterns } = await import("./bench_patterns.ts");
@@ -390,6 +399,10 @@ async function main(): Promise<void> {
     console.log(
       "user manifest (re2js) over bundled, status and event, pair by pair:",
       JSON.stringify(report.user_patterns),
+    );
+    console.log(
+      "daemon (hook budget 10 ms with a daemon; latency quiet_ms + 0.5 s; CPU under 1 %):",
+      JSON.stringify(report.daemon),
     );
     console.log(JSON.stringify(report));
   } finally {

@@ -79,7 +79,7 @@ Deno.test("install-keys U37, U38: only keys stock tmux leaves unbound; mouse onl
   assertMatch(plain, /^bind-key j run-shell 'tma jump --attention --client "#\{client_name\}"'$/m);
   assertMatch(plain, /^set-hook -g after-select-pane\[90\] /m);
   assert(!/MouseDown/.test(plain));
-  assert(!/daemon --ensure/.test(plain), "no launcher while no tma daemon exists");
+  assert(!/daemon --ensure/.test(plain), "no launcher with daemon: false (--no-daemon)");
   const mouse = renderManaged({
     mouse: true,
     daemon: false,
@@ -103,7 +103,8 @@ Deno.test("install-keys U37, U38: only keys stock tmux leaves unbound; mouse onl
 Deno.test("install-keys C85: --check wants the file current and sourced exactly once", () => {
   const options = {
     mouse: false,
-    daemon: false,
+    // The daemon exists (DAEMON_AVAILABLE): without --no-daemon its launcher is expected.
+    daemon: true,
     focusEvents: false,
     launcher: LAUNCHER,
     noDaemon: false,
@@ -123,6 +124,15 @@ Deno.test("install-keys C85: --check wants the file current and sourced exactly 
   assert(!checkKeys(paths, twice, options).ok);
   assert(!checkKeys(paths, { managed, conf: USER_CONF, others: [] }, options).ok);
   assert(!checkKeys(paths, { managed: `${managed}# edit\n`, conf: once, others: [] }, options).ok);
+  // C88: a file without the launcher is drift now that the daemon exists, unless --no-daemon.
+  const daemonless = renderManaged({ ...options, daemon: false });
+  assert(!checkKeys(paths, { managed: daemonless, conf: once, others: [] }, options).ok);
+  assert(
+    checkKeys(paths, { managed: daemonless, conf: once, others: [] }, {
+      ...options,
+      noDaemon: true,
+    }).ok,
+  );
 });
 
 async function read(path: string): Promise<string | null> {

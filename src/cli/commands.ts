@@ -319,13 +319,14 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: "debug",
-    summary: "capture, explain, classify and redact (for rule authors); notify-test",
-    usage: "tma debug capture|explain|classify|redact|notify-test ...",
+    summary: "capture, explain, classify and redact (for rule authors); notify-test; transitions",
+    usage: "tma debug capture|explain|classify|redact|notify-test|transitions ...",
     examples: [
       ["tma debug explain %3", "why pane %3 reads as it does"],
       ["tma debug capture %3 > screen.txt", "save what the detector saw"],
+      ["tma debug transitions --json", "the daemon's recent state changes"],
     ],
-    args: ["capture", "explain", "classify", "redact", "notify-test"],
+    args: ["capture", "explain", "classify", "redact", "notify-test", "transitions"],
     flags: [
       { name: "json", kind: "boolean", help: "JSON output (explain)" },
       { name: "agent", kind: "string", help: "agent manifest (classify)" },
@@ -365,6 +366,24 @@ export const COMMANDS: CommandSpec[] = [
     ],
     flags: [],
     load: () => import("./commands/help.ts"),
+  },
+  {
+    name: "daemon",
+    summary: "run the optional event-hub daemon for this tmux server",
+    usage: "tma daemon [--ensure]",
+    flags: [
+      { name: "ensure", kind: "boolean", help: "start a detached daemon unless one runs" },
+      // C71: a test flag, hidden from help.
+      { name: "sweep-ms", kind: "string", help: "the sweep interval in ms", hidden: true },
+    ],
+    load: () => import("./commands/daemon.ts"),
+  },
+  {
+    name: "reload",
+    summary: "make this server's daemon reload its config and manifests",
+    usage: "tma reload",
+    flags: [],
+    load: () => import("./commands/reload.ts"),
   },
   {
     name: "version",

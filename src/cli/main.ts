@@ -4,6 +4,7 @@
  * exit code.
  * @module
  */
+import { AUTOSTART_COMMANDS, autostartDaemon } from "./autostart.ts";
 import { TmaError, UsageError } from "../core/errors.ts";
 import { versionLine } from "../core/version.ts";
 import { boolFlag, parseFlags, stringFlag } from "./args.ts";
@@ -69,6 +70,7 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
     if (!command) {
       // `tma` alone opens the picker on a terminal (C1); piped, it prints help.
       if (Deno.stdin.isTerminal() && Deno.stdout.isTerminal()) {
+        await (await import("./autostart.ts")).autostartDaemon(ctx);
         return await (await import("./commands/picker.ts")).run(ctx, parsed);
       }
       ctx.out(`${topHelp()}\n`);
@@ -77,7 +79,10 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
     // A cycle's children are spawned before the command's modules load, so
     // tmux and ps work meanwhile (D64); their failures surface in the cycle.
     if (command.cycles) await ctx.snapshot().catch(() => undefined);
+    // issue 17: `[daemon] autostart` (G27), only for the surfaces it names.
+    const autostart = AUTOSTART_COMMANDS.has(command.name) ? autostartDaemon(ctx) : undefined;
     const module = await command.load();
+    await autostart;
     return await module.run(ctx, parsed, TABLE);
   } catch (error) {
     if (error instanceof TmaError) {

@@ -14,11 +14,10 @@ import { managedHookLines } from "./focus_hooks.ts";
 import type { Launcher } from "./launcher.ts";
 
 /**
- * Whether a `tma daemon` command exists to launch. The daemon issue flips
- * this one switch; until then the launcher line is never written and
- * `--no-daemon` is the standing behaviour (C88).
+ * Whether a `tma daemon` command exists to launch: it does (issue 17), so
+ * the managed file carries the launcher line unless `--no-daemon` (C88).
  */
-export const DAEMON_AVAILABLE = false;
+export const DAEMON_AVAILABLE = true;
 
 /** The first line of the managed file, which marks it as tma's. */
 export const KEYS_BANNER = "# tma:managed-file";

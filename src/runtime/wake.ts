@@ -1,8 +1,8 @@
 /**
  * The one place a surface sleeps: until the next tick, or until a wake
  * source fires first (SIGUSR1 from the attention-clear hook, U17; the
- * daemon's wake hints can join as a second source). Several wakes during
- * one sleep end it once.
+ * daemon's wake hints, U11, through `onHints`). Several wakes during one
+ * sleep end it once.
  *
  * ```ts
  * import { Waker } from "./wake.ts";
@@ -57,5 +57,38 @@ export class Waker {
     const handler = () => this.wake(signal);
     Deno.addSignalListener(signal, handler);
     return () => Deno.removeSignalListener(signal, handler);
+  }
+
+  /**
+   * Makes a hint subscription a wake source (the daemon's pushes, U11):
+   * `subscribe` is retried every `retryMs` while it finds nothing to
+   * subscribe to or its subscription ends, since a daemon may start or stop
+   * at any time. A hint only wakes; the tick keeps running as the safety net.
+   * Returns the function that removes it.
+   */
+  onHints(
+    subscribe: (onPush: () => void, onEnd: () => void) => Promise<(() => void) | null>,
+    retryMs = 5000,
+  ): () => void {
+    let stopped = false;
+    let unsubscribe: (() => void) | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const attempt = async () => {
+      timer = null;
+      if (stopped) return;
+      const ended = () => {
+        unsubscribe = null;
+        if (!stopped && timer === null) timer = setTimeout(attempt, retryMs);
+      };
+      unsubscribe = await subscribe(() => this.wake("daemon"), ended).catch(() => null);
+      if (stopped) unsubscribe?.();
+      else if (unsubscribe === null) timer = setTimeout(attempt, retryMs);
+    };
+    attempt();
+    return () => {
+      stopped = true;
+      if (timer !== null) clearTimeout(timer);
+      unsubscribe?.();
+    };
   }
 }

@@ -19,3 +19,30 @@ export async function serverVersion(server: TmuxServer): Promise<string> {
   const { stdout } = await runTmux(server, ["display-message", "-p", "#{version}"]);
   return stdout.trim();
 }
+
+/**
+ * Reads several server-scope user options in one tmux call; an unset one
+ * reads null.
+ *
+ * ```ts
+ * await readServerOptions({ bin: "tmux" }, ["@tma_status", "@tma_status_at"]);
+ * ```
+ */
+export async function readServerOptions(
+  server: TmuxServer,
+  names: readonly string[],
+): Promise<(string | null)[]> {
+  const marker = "<~tma~>";
+  const args = names.flatMap((name, i) => [
+    ...(i > 0 ? [";"] : []),
+    "display-message",
+    "-p",
+    `${marker}#{${name}}`,
+  ]);
+  const { stdout, code } = await runTmux(server, args, { allowFailure: true });
+  if (code !== 0) return names.map(() => null);
+  const values = stdout.split("\n").filter((l) => l.startsWith(marker)).map((l) =>
+    l.slice(marker.length)
+  );
+  return names.map((_, i) => values[i] === undefined || values[i] === "" ? null : values[i]);
+}

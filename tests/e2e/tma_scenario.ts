@@ -294,6 +294,10 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRep
   const run = await driver.prepare({ root: options.root, mockUrl: mock.url, tag: mode });
   const extraEnv: Record<string, string> = { TMPDIR: `${run.dir}/tmp` };
   if (run.env.CODEX_HOME) extraEnv.CODEX_HOME = run.env.CODEX_HOME;
+  // issue 17: TMA_E2E_DAEMON=1 runs the walk with a tma daemon on the scratch server; the pane's
+  // hooks and every tma command find it through the same runtime folder.
+  const daemon = Deno.env.get("TMA_E2E_DAEMON") === "1";
+  if (daemon) extraEnv.XDG_RUNTIME_DIR = `${run.dir}/run`;
   const tma = await TmaCli.create({ dir: run.dir, home: run.home, socket: tmux.socket, extraEnv });
   await Deno.mkdir(`${tma.env.XDG_CONFIG_HOME}/tma`, { recursive: true });
   await Deno.writeTextFile(
@@ -321,6 +325,16 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRep
     });
   }
 
+  if (daemon) {
+    await Deno.mkdir(extraEnv.XDG_RUNTIME_DIR, { recursive: true });
+    run.env.XDG_RUNTIME_DIR = extraEnv.XDG_RUNTIME_DIR;
+    const started = await tma.run(["daemon", "--ensure"]);
+    early.push({
+      name: "daemon --ensure",
+      ok: started.code === 0,
+      detail: `exit ${started.code} ${started.stderr.trim().slice(0, 300)}`,
+    });
+  }
   const pane = await AgentPane.launch(run, { tmux, width: 120, height: 40 });
   const walk = new Walk(options, tma, pane, run, bound);
   walk.report.checks.push(...early);

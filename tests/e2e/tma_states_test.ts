@@ -6,8 +6,8 @@
  * interrupt, compact, question_reject where the agent declares it), done. The walk is in
  * `tma_scenario.ts`; the last test prints a table of checks and screen-to-state seconds.
  *
- * Narrow a run with `TMA_E2E_AGENTS=claude,pi` and `TMA_E2E_MODES=hooks`. Run with
- * `deno task e2e`.
+ * Narrow a run with `TMA_E2E_AGENTS=claude,pi` and `TMA_E2E_MODES=hooks`; `TMA_E2E_DAEMON=1` runs
+ * every walk with a tma daemon on its scratch server (issue 17). Run with `deno task e2e`.
  */
 
 import { AGENT_NAMES, AGENT_PINS, agentBin, type AgentName } from "./pins.ts";
@@ -44,7 +44,9 @@ const started = Date.now();
 for (const agent of listFromEnv<AgentName>("TMA_E2E_AGENTS", AGENT_NAMES)) {
   for (const mode of listFromEnv<Mode>("TMA_E2E_MODES", MODES)) {
     Deno.test({
-      name: `e2e: tma states of ${agent} ${AGENT_PINS[agent].version} (${mode})`,
+      name: `e2e: tma states of ${agent} ${AGENT_PINS[agent].version} (${mode}${
+        Deno.env.get("TMA_E2E_DAEMON") === "1" ? ", daemon" : ""
+      })`,
       ignore: !installed(agentBin(agent)),
       sanitizeResources: false,
       sanitizeOps: false,

@@ -23,11 +23,13 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
       return await classify(ctx, args);
     case "redact":
       return await redact(ctx, args);
+    case "transitions":
+      return await transitions(ctx, boolFlag(args.flags, "json"));
     case "notify-test":
       return await (await import("./notify_test.ts")).notifyTest(ctx, args);
     default:
       throw new UsageError(
-        `debug needs a subcommand: capture PANE, explain PANE, classify FILE, redact FILE, notify-test (got ${
+        `debug needs a subcommand: capture PANE, explain PANE, classify FILE, redact FILE, notify-test, transitions (got ${
           sub ? `"${sub}"` : "none"
         })`,
       );
@@ -250,5 +252,42 @@ async function redact(ctx: CommandContext, args: ParsedArgs): Promise<number> {
   });
   const { redact } = await import("../../core/redact.ts");
   ctx.out(redact(text, { patterns, home: ctx.env("HOME") }));
+  return 0;
+}
+
+/** `debug transitions [--json]` (C98, P74): the daemon's ring over its socket. */
+async function transitions(ctx: CommandContext, json: boolean): Promise<number> {
+  const [{ readTransitions }, { daemonOf }] = await Promise.all([
+    import("../../runtime/daemon_link.ts"),
+    import("../../runtime/daemon_start.ts"),
+  ]);
+  const found = await daemonOf(await ctx.server(), (name) => ctx.env(name));
+  const text = found === null ? null : await readTransitions(found.paths);
+  if (text === null) {
+    ctx.err("tma debug transitions: no daemon runs for this server (start one: tma daemon)\n");
+    return 1;
+  }
+  if (json) {
+    ctx.out(`${text}\n`);
+    return 0;
+  }
+  const doc = JSON.parse(text) as {
+    recorded: number;
+    transitions: {
+      pane: string;
+      from: string | null;
+      to: string | null;
+      at: number;
+      source: string;
+    }[];
+  };
+  for (const t of doc.transitions) {
+    ctx.out(
+      `${new Date(t.at).toISOString()} ${t.pane} ${t.from ?? "-"} -> ${
+        t.to ?? "gone"
+      } (${t.source})\n`,
+    );
+  }
+  ctx.out(`${doc.transitions.length} shown, ${doc.recorded} recorded since the daemon started\n`);
   return 0;
 }

@@ -13,6 +13,13 @@ import { listRows } from "../list_rows.ts";
 /** Runs a full cycle and prints the counts in the chosen format. */
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
   const format = stringFlag(args.flags, "format") ?? "tmux";
+  if (format === "tmux" && !hasSelector(args)) {
+    const fresh = await daemonStatus(ctx);
+    if (fresh !== null) {
+      ctx.out(fresh);
+      return 0;
+    }
+  }
   const { rows, config } = await listRows(ctx, args, { alwaysGit: false, stampedeGuard: true });
   const counts = countClasses(rows);
   switch (format) {
@@ -29,4 +36,30 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
       ctx.out(renderTmux(counts, config.status));
   }
   return 0;
+}
+
+/** The selector flags (SELECTOR_FLAGS of the command table), which the daemon's value does not apply. */
+const SELECTORS = ["session", "repo", "branch", "agent", "state"];
+
+function hasSelector(args: ParsedArgs): boolean {
+  return SELECTORS.some((name) => args.flags[name] !== undefined);
+}
+
+/**
+ * X6: what a live daemon last published in `@tma_status`, when it refreshed
+ * the server within `freshness_secs` (D49); otherwise null and the cycle
+ * runs. The daemon computes it exactly as this command would, over every
+ * agent of the server.
+ */
+async function daemonStatus(ctx: CommandContext): Promise<string | null> {
+  const [{ readServerOptions }, server, config] = await Promise.all([
+    import("../../tmux/options.ts"),
+    ctx.server(),
+    ctx.config(),
+  ]);
+  const [status, at] = await readServerOptions(server, ["@tma_status_at", "@tma_status"])
+    .then(([at, status]) => [status, at]);
+  const age = ctx.now() - Number(at ?? "");
+  if (at === null || !(age >= 0 && age <= config.fold.freshness_secs * 1000)) return null;
+  return status ?? "";
 }

@@ -18,6 +18,7 @@ import { watchStdoutReader } from "../../runtime/stdout_watch.ts";
 import { Ticker } from "../../runtime/ticker.ts";
 import { boolFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
+import { joinDaemonHints } from "../daemon_hints.ts";
 import { selectorFrom } from "../selector_flags.ts";
 import { WaiterCycles } from "../waiter_cycle.ts";
 
@@ -45,6 +46,8 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     wakeSignals: ["SIGUSR1"],
     stopSignals: ["SIGINT", "SIGTERM", "SIGHUP"],
   });
+  // U11: a running daemon's pushes wake the waiter within its coalescing window.
+  const stopHints = await joinDaemonHints(ctx, ticker.waker);
   // The reader of a pipe may leave between documents: stop at once (C65).
   const watch = watchStdoutReader(() => ticker.stop());
   let previous: AgentRow[] | null = null;
@@ -75,6 +78,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     }
     return EXIT.ok;
   } finally {
+    stopHints();
     watch.close();
     ticker.close();
   }

@@ -23,6 +23,7 @@ import type { Listing } from "../../runtime/cycle/listing.ts";
 import { Ticker } from "../../runtime/ticker.ts";
 import { boolFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
+import { joinDaemonHints } from "../daemon_hints.ts";
 import { hasSelector, selectorFrom } from "../selector_flags.ts";
 import { WaiterCycles } from "../waiter_cycle.ts";
 
@@ -105,6 +106,8 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   const json = boolFlag(args.flags, "json");
   const cycles = new WaiterCycles(ctx, "wait", { git: needsGit(spec.selector) });
   const ticker = new Ticker({ intervalMs: WAIT_TICK_MS, wakeSignals: ["SIGUSR1"] });
+  // U11: a running daemon's pushes wake the waiter within its coalescing window.
+  const stopHints = await joinDaemonHints(ctx, ticker.waker);
   let state = initialWaitState();
   try {
     for (;;) {
@@ -136,6 +139,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
       if ((await ticker.sleep(deadline)) === "deadline") return EXIT.timeout;
     }
   } finally {
+    stopHints();
     ticker.close();
   }
 }

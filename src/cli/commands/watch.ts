@@ -12,6 +12,7 @@ import { boolFlag, type ParsedArgs } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { selectorFrom } from "../selector_flags.ts";
 import { surfaceHost } from "../surface_host.ts";
+import { joinDaemonHints } from "../daemon_hints.ts";
 
 /** Runs the watch. */
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
@@ -23,6 +24,8 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     report: (line) => reports.push(line),
   });
   const stopNudges = host.waker.onSignal("SIGUSR1");
+  // U11: a running daemon's pushes wake the watch as soon as a state moves.
+  const stopHints = await joinDaemonHints(ctx, host.waker);
   host.started = async () => {
     if (pane) await advertiseWatch(server, pane, Deno.pid);
   };
@@ -36,6 +39,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     });
   } finally {
     stopNudges();
+    stopHints();
     if (pane) await advertiseWatch(server, pane, null);
     for (const line of reports) ctx.err(`${line}\n`);
   }

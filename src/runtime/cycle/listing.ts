@@ -40,6 +40,8 @@ export interface ListOptions {
   notify?: { env: EnvReader };
   /** A labeler that outlives this call (a surface's refreshes reuse its memo). */
   labeler?: GitLabeler;
+  /** Capture these panes even when D54 would skip them (the daemon's quiet edges, U7). */
+  forceCapture?: ReadonlySet<string>;
 }
 
 /** The rows of a listing and the cycle behind them. */
@@ -63,6 +65,7 @@ export async function listAgents(options: ListOptions): Promise<Listing> {
     now: options.now,
     stampedeGuard: options.stampedeGuard,
     snapshot: options.snapshot,
+    forceCapture: options.forceCapture,
   });
   // Git labels load their code only when a surface asks for them.
   const labeler = options.git

@@ -14,6 +14,7 @@ import type { TmuxServer } from "../../tmux/exec.ts";
 import { listPanes } from "../../tmux/panes.ts";
 import { serverFromGlobals } from "../../tmux/server.ts";
 import type { EnvReader } from "../paths.ts";
+import { ownsItsProcess } from "../../core/hook/owns_process.ts";
 import { debugLog } from "./debug_log.ts";
 import { loadFullManifest, loadHookManifest, loadHookSettings } from "./load.ts";
 
@@ -108,6 +109,7 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       }
       return request.printStatus ? line : null;
     }
+    if (await daemonTook(request, server, rawPayload, log)) return null;
     const manifest = await loadHookManifest(request.agent, place);
     for (const problem of skipped) await log(`manifest skipped: ${problem}`);
     if (manifest === null) {
@@ -185,6 +187,77 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
     await log(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     return null;
   }
+}
+
+/**
+ * The daemon lane (U10, D48): with a live daemon on this server the raw event
+ * is handed over, and only its ACK spares the direct stamp. With none, any
+ * events a dead daemon left in its spool are stamped first, oldest first,
+ * so a daemon's death loses nothing (R13). Both cost nothing measurable
+ * when no daemon was ever started: one failed file read.
+ */
+async function daemonTook(
+  request: HookEventRequest,
+  server: TmuxServer,
+  rawPayload: string,
+  log: (text: string) => Promise<void>,
+): Promise<boolean> {
+  const event = {
+    agent: request.agent!,
+    kind: request.kind!,
+    pane: request.pane || null,
+    firedAt: request.evidenceAtMs,
+    payload: rawPayload,
+  };
+  if (request.env("TMA_NO_DAEMON") || ownsItsProcess(event)) return false;
+  const { daemonPaths, handOffEvent, runtimeOwner, socketPathOf } = await import(
+    "../daemon_link.ts"
+  );
+  const owner = runtimeOwner(request.env);
+  if (owner === null) return false;
+  const socketPath = socketPathOf(server, request.env, owner);
+  if (socketPath === null) return false;
+  const paths = daemonPaths(request.env, socketPath);
+  if (await handOffEvent(paths, event)) {
+    await log(`handed to the daemon at=${request.evidenceAtMs}`);
+    return true;
+  }
+  const { pendingEntries } = await import("../spool.ts");
+  if ((await pendingEntries(paths.spool)).length > 0) {
+    await replaySpool(request, server, paths.spool, log);
+  }
+  return false;
+}
+
+/** Stamps what a dead daemon left queued, through the same intake (R2, R13). */
+async function replaySpool(
+  request: HookEventRequest,
+  server: TmuxServer,
+  spool: string,
+  log: (text: string) => Promise<void>,
+): Promise<void> {
+  const [{ claimEntries, coalesce, release }, { ingestRawEvent }] = await Promise.all([
+    import("../spool.ts"),
+    import("./ingest.ts"),
+  ]);
+  const settings = await loadHookSettings({
+    flag: request.globals.config,
+    disabled: request.globals.noConfig,
+    env: request.env,
+  });
+  const items = await claimEntries(spool);
+  const events = items.flatMap((item) => item.event === null ? [] : [item.event]);
+  for (const event of coalesce(events)) {
+    const got = await ingestRawEvent(event, {
+      server,
+      settings,
+      manifestOf: (agent) =>
+        loadHookManifest(agent, { manifestDir: request.globals.manifestDir, env: request.env }),
+      now: request.now,
+    });
+    await log(`replayed a queued ${event.agent} ${event.kind} at=${event.firedAt}: ${got.reason}`);
+  }
+  for (const item of items) if (item.event !== null) await release(item.claimed);
 }
 
 /**

@@ -56,7 +56,11 @@ export function paneCandidates(
 /** Dispatches what a cycle's stamps call for. */
 export async function dispatchCycle(
   cycle: CycleResult,
-  context: DispatchContext & { models: readonly AgentModel[] },
+  context: DispatchContext & {
+    models: readonly AgentModel[];
+    /** The daemon itself dispatches (U25): it does not defer to itself. */
+    byDaemon?: boolean;
+  },
 ): Promise<FireReport[]> {
   const nowMs = context.now();
   const covered = new Set(
@@ -74,7 +78,9 @@ export async function dispatchCycle(
     }));
   }
   if (candidates.length === 0) return [];
-  if (await daemonServes(candidates[0].pane.socketPath, context.env)) return [];
+  if (!context.byDaemon && await daemonServes(candidates[0].pane.socketPath, context.env)) {
+    return [];
+  }
   // The dispatcher and its sinks load only when something is due: a status
   // poll with from_poll on pays for the trigger check alone (D64).
   const { dispatch } = await import("./dispatch.ts");

@@ -11,9 +11,9 @@
  *
  * Both may be on at once: the marker makes the racers ring once (U23).
  *
- * The daemon is found the way U3 lays it out: its socket is
- * `<runtime dir>/tma/<key>.sock`, the key a hash of the server's
- * `#{socket_path}`; a socket that accepts a connection is a live daemon.
+ * The daemon is found the way U3 lays it out (`src/runtime/daemon_link.ts`):
+ * an endpoint that accepts a connection is a live daemon, which then
+ * dispatches itself (`byDaemon`).
  * @module
  */
 import type { EnvReader } from "../paths.ts";
@@ -42,46 +42,13 @@ export function fromPollOn(config: boolean, env: EnvReader): boolean {
   return optedIn({ config, envValue: env("TMA_NOTIFY_FROM_POLL") });
 }
 
-/** The runtime directory of the daemon's socket and lock (U3). */
-export function runtimeDir(env: EnvReader): string {
-  const base = env("XDG_RUNTIME_DIR") || env("TMPDIR") || "/tmp";
-  return `${base.replace(/\/+$/, "")}/tma`;
-}
-
 /**
- * The daemon socket of a tmux server (U3): `<runtime dir>/tma/<key>.sock`,
- * the key the first 16 hex digits of the SHA-256 of `#{socket_path}`.
- *
- * ```ts
- * await daemonSocketPath("/tmp/tmux-1000/default", (name) => name === "XDG_RUNTIME_DIR" ? "/run/user/1000" : undefined);
- * // "/run/user/1000/tma/<16 hex digits>.sock"
- * ```
- */
-export async function daemonSocketPath(socketPath: string, env: EnvReader): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(socketPath));
-  const key = [...new Uint8Array(digest)].slice(0, 8).map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
-  return `${runtimeDir(env)}/${key}.sock`;
-}
-
-/**
- * Whether a live daemon serves the server at `socketPath`: its socket
- * accepts a connection. No socket, a stale one, or no permission to reach
- * it all read as no daemon.
+ * Whether a live daemon serves the server at `socketPath`: its endpoint
+ * answers (`src/runtime/daemon_link.ts`, U3). No endpoint, a stale one, or
+ * no permission to reach it all read as no daemon.
  */
 export async function daemonServes(socketPath: string, env: EnvReader): Promise<boolean> {
   if (socketPath === "") return false;
-  const path = await daemonSocketPath(socketPath, env);
-  try {
-    Deno.statSync(path);
-  } catch {
-    return false;
-  }
-  try {
-    const conn = await Deno.connect({ transport: "unix", path });
-    conn.close();
-    return true;
-  } catch {
-    return false;
-  }
+  const { daemonPaths, liveDaemon } = await import("../daemon_link.ts");
+  return (await liveDaemon(daemonPaths(env, socketPath))) !== null;
 }

@@ -1,20 +1,11 @@
-import { assert, assertEquals } from "../../../tests/harness/assert.ts";
-import { daemonServes, daemonSocketPath, optedIn, runtimeDir } from "./who.ts";
+import { assertEquals } from "../../../tests/harness/assert.ts";
+import { daemonServes, optedIn } from "./who.ts";
 
 Deno.test("optedIn() G11: exactly 1 turns the env override on, any other set value off", () => {
   assertEquals(optedIn({ config: false, envValue: "1" }), true);
   assertEquals(optedIn({ config: true, envValue: "true" }), false);
   assertEquals(optedIn({ config: true, envValue: "" }), false);
   assertEquals(optedIn({ config: true, envValue: undefined }), true);
-});
-
-Deno.test("daemonSocketPath() U3: <runtime dir>/tma/<16 hex>.sock, keyed by the socket path", async () => {
-  const env = (name: string) => (name === "XDG_RUNTIME_DIR" ? "/run/user/7/" : undefined);
-  assertEquals(runtimeDir(env), "/run/user/7/tma");
-  const a = await daemonSocketPath("/tmp/tmux-7/default", env);
-  assert(/^\/run\/user\/7\/tma\/[0-9a-f]{16}\.sock$/.test(a), a);
-  assertEquals(a, await daemonSocketPath("/tmp/tmux-7/default", env));
-  assert(a !== await daemonSocketPath("/tmp/tmux-7/other", env));
 });
 
 Deno.test("daemonServes() U25: no socket means no daemon", async () => {
