@@ -8,6 +8,8 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./harness/assert.ts";
 import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
+import { eventually, runtimeDirOf, scratchPaths } from "./harness/daemon.ts";
+import { liveDaemon } from "../src/runtime/daemon_link.ts";
 import { lookupNames } from "../src/install/discover.ts";
 import { STATUS_RIGHT_LINE } from "../src/cli/commands/init.ts";
 
@@ -105,15 +107,23 @@ tmuxTest(
 );
 
 tmuxTest(
-  "init C75: --daemon without a daemon in this build is a failed step (exit 1)",
+  "init C75: --daemon starts this server's daemon through tma daemon --ensure; with --no-daemon it is a usage error",
   async (t) => {
     const dir = await agentBins(t, []);
+    const runtime = runtimeDirOf(t);
     const ran = await runTma(t, ["init", "--yes", "--daemon"], {
-      env: { PATH: `${dir}:/usr/bin:/bin` },
+      env: { PATH: `${dir}:/usr/bin:/bin`, XDG_RUNTIME_DIR: runtime },
     });
-    assertEquals(ran.code, 1, ran.stdout + ran.stderr);
-    assertStringIncludes(ran.stdout, "no daemon yet; not started");
-    assertStringIncludes(ran.stdout, "not done: daemon failed or declined");
+    const paths = await scratchPaths(t);
+    const live = await liveDaemon(paths);
+    try {
+      assertStringIncludes(ran.stdout, "daemon running (tma daemon --ensure)");
+      assert(live !== null, `a daemon answers after init --daemon:\n${ran.stdout}${ran.stderr}`);
+      assert(!ran.stdout.includes("not done: daemon"), ran.stdout);
+    } finally {
+      if (live !== null) Deno.kill(live.pid, "SIGTERM");
+      await eventually(async () => (await liveDaemon(paths)) === null, 5000);
+    }
     const both = await runTma(t, ["init", "--daemon", "--no-daemon"]);
     assertEquals(both.code, 2);
   },

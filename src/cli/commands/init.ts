@@ -113,10 +113,17 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   if (!boolFlag(flags, "daemon")) {
     ctx.out("skipped (pass --daemon to start one; every surface works without it)\n");
   } else if (!DAEMON_AVAILABLE) {
-    // The daemon (issue 17) flips DAEMON_AVAILABLE and starts itself here,
-    // through its own command module (only that module may load it).
     ctx.out("this build of tma has no daemon yet; not started\n");
     failed.push("daemon");
+  } else {
+    // Through `tma daemon --ensure` in a child: only that command loads the daemon.
+    const { ensureDaemon } = await import("../autostart.ts");
+    const problem = await ensureDaemon(ctx);
+    if (problem === null) ctx.out("daemon running (tma daemon --ensure)\n");
+    else {
+      ctx.out(`daemon not started: ${problem}\n`);
+      failed.push("daemon");
+    }
   }
 
   // 6. What doctor says now.
