@@ -142,7 +142,10 @@ tmuxTest(
     await fire(t, pane, bin, "PermissionRequest");
     const muted = await runTma(t, ["mute", "--pane", pane, "--for", "4s"]);
     assertEquals(muted.code, 0, muted.stderr);
-    // The poll claims the episode while muted: spent, not queued.
+    // The poll claims the episode while muted: spent, not queued. It runs in
+    // a later wall-clock second than the hook's stamp, or the stampede guard
+    // (D53) skips its cycle.
+    await new Promise((r) => setTimeout(r, 1000));
     await runTma(t, ["status"]);
     const claimed = await agentOptions(t, pane);
     assert(
