@@ -30,6 +30,7 @@ import {
   type Run,
   shNoop,
   spread,
+  timed,
 } from "./bench_pairs.ts";
 import {
   bundledTma,
@@ -130,12 +131,6 @@ const FIGURES: Figure[] = [
  */
 async function nextSecond(): Promise<void> {
   await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
 }
 
 const IDLE_SCREEN = [

@@ -21,21 +21,11 @@ import { liveDaemon } from "../src/runtime/daemon_link.ts";
 import { startDaemon, type TestDaemon } from "../tests/harness/daemon.ts";
 import { attachClient } from "../tests/harness/client.ts";
 import { type ScratchTmux, tmaCommand, withScratchTmux } from "../tests/harness/tmux.ts";
+import { middle, timed } from "./bench_pairs.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;
 const RUNS = Number(Deno.env.get("TMA_BENCH_RUNS") ?? "9");
 const CPU_SECS = Number(Deno.env.get("TMA_BENCH_DAEMON_SECS") ?? "60");
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
-}
 
 async function blockedScreen(): Promise<string> {
   const name = "claude_blocked_bash_w120.txt";
@@ -112,12 +102,12 @@ export async function hookFigures() {
       await daemon.stop();
     }
     return {
-      with_daemon_ms: round(median(withDaemon)),
-      without_daemon_ms: round(median(without)),
-      sh_c_ms: round(median([...shell, ...shell2])),
-      empty_deno_no_config_ms: round(median(deno)),
-      with_daemon_over_sh: round(median(withDaemon.map((ms, i) => ms / shell2[i]))),
-      without_daemon_over_empty_deno: round(median(without.map((ms, i) => ms / deno[i]))),
+      with_daemon_ms: round(middle(withDaemon)),
+      without_daemon_ms: round(middle(without)),
+      sh_c_ms: round(middle([...shell, ...shell2])),
+      empty_deno_no_config_ms: round(middle(deno)),
+      with_daemon_over_sh: round(middle(withDaemon.map((ms, i) => ms / shell2[i]))),
+      without_daemon_over_empty_deno: round(middle(without.map((ms, i) => ms / deno[i]))),
     };
   });
 }
@@ -166,9 +156,9 @@ export async function latencyFigures() {
   }, { width: 120 });
   return {
     quiet_ms: 1000,
-    with_daemon_secs: round(median(daemonRuns)),
+    with_daemon_secs: round(middle(daemonRuns)),
     with_daemon_runs: daemonRuns.map(round),
-    status_interval_15_secs: round(median(pollRuns)),
+    status_interval_15_secs: round(middle(pollRuns)),
     status_interval_15_runs: pollRuns.map(round),
   };
 }

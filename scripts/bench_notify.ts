@@ -23,6 +23,7 @@ import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { fireHook, payload, tmaScript, writeConfig } from "../tests/harness/hook.ts";
 import { screen } from "../tests/harness/recorder.ts";
 import { runTma, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
+import { middle } from "./bench_pairs.ts";
 
 const RUNS = Number(Deno.env.get("TMA_BENCH_RUNS") ?? "9");
 /** How long the idle wait is sampled, in seconds. */
@@ -30,11 +31,6 @@ const WAIT_SAMPLE_SECS = Number(Deno.env.get("TMA_BENCH_WAIT_SECS") ?? "30");
 const MOD = new URL("../mod.ts", import.meta.url).pathname;
 const BLOCKED = screen("claude_blocked_bash_w120");
 const IDLE = screen("claude_idle_fresh_w120");
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 /** An empty script outside the repository: the floor of every Deno start. */
 async function emptyScript(): Promise<{ file: string; remove(): Promise<void> }> {
@@ -205,8 +201,8 @@ async function idleWaitCpu(t: ScratchTmux, floor: string) {
     return {
       wait_cpu_ms_per_min: Math.round(waitMs),
       tmux_server_cpu_ms_per_min: Math.round(serverMs),
-      empty_deno_cpu_ms: median(floors),
-      wait_per_min_over_empty_deno_cpu: Number((waitMs / Math.max(1, median(floors))).toFixed(1)),
+      empty_deno_cpu_ms: middle(floors),
+      wait_per_min_over_empty_deno_cpu: Number((waitMs / Math.max(1, middle(floors))).toFixed(1)),
       sh_cpu_ms: Number(sh.toFixed(2)),
       wait_per_min_over_sh_cpu: Number((waitMs / Math.max(0.01, sh)).toFixed(0)),
       wait_share_of_a_core: `${(waitMs / 600).toFixed(2)}%`,
@@ -227,15 +223,15 @@ export async function benchNotify(): Promise<Record<string, unknown>> {
       const { ms, floorMs, shMs } = await withScratchTmux((t) =>
         promptToCommand(t, mode, floor.file)
       );
-      figures[`prompt_to_command_${mode}_s`] = Number((median(ms) / 1000).toFixed(3));
+      figures[`prompt_to_command_${mode}_s`] = Number((middle(ms) / 1000).toFixed(3));
       figures[`prompt_to_command_${mode}_over_empty_deno`] = Number(
-        median(ms.map((m, i) => m / floorMs[i])).toFixed(2),
+        middle(ms.map((m, i) => m / floorMs[i])).toFixed(2),
       );
       figures[`prompt_to_command_${mode}_over_sh`] = Number(
-        median(ms.map((m, i) => m / shMs[i])).toFixed(0),
+        middle(ms.map((m, i) => m / shMs[i])).toFixed(0),
       );
-      figures.empty_deno_ms = Math.round(median(floorMs));
-      figures.sh_ms = Number(median(shMs).toFixed(2));
+      figures.empty_deno_ms = Math.round(middle(floorMs));
+      figures.sh_ms = Number(middle(shMs).toFixed(2));
     }
     figures.idle_wait = await withScratchTmux((t) => idleWaitCpu(t, floor.file));
     return figures;

@@ -50,6 +50,26 @@ export interface PairResult {
 }
 
 /**
+ * The middle of the sorted values (the upper of the two middles for an even
+ * count): the single-run figures of the side benches, which take odd counts.
+ *
+ * ```ts
+ * middle([3, 1, 2]); // 2
+ * ```
+ */
+export function middle(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** The wall time of one call, in ms. */
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+/**
  * The quartiles of `values` (the median of each half, the middle value
  * counted in neither half).
  *

@@ -25,24 +25,14 @@
 import { BUNDLED_AGENTS } from "../src/assets/bundled.ts";
 import { payload } from "../tests/harness/hook.ts";
 import { runTma, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
+import { middle, timed } from "./bench_pairs.ts";
 
 const RUNS = Number(Deno.env.get("TMA_BENCH_RUNS") ?? "9");
 const PANES = 10;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
-}
-
 /** A ratio rounded for the report. */
 function ratio(values: number[]): number {
-  return Number(median(values).toFixed(2));
+  return Number(middle(values).toFixed(2));
 }
 
 const IDLE = "❯ \n" + "─".repeat(78) + "\n  ⏵⏵ accept edits on (shift+tab to cycle)";
@@ -107,7 +97,7 @@ export async function benchPatterns() {
         rows.event_bundled.push(await timed(() => checked(event, {}, hookPayload)));
         rows.event_user.push(await timed(() => checked(event, user, hookPayload)));
       }
-      const ms = (values: number[]) => Math.round(median(values));
+      const ms = (values: number[]) => Math.round(middle(values));
       const over = (a: number[], b: number[]) => ratio(a.map((v, i) => v / b[i]));
       return {
         runs: RUNS,

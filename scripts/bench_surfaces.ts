@@ -10,13 +10,9 @@
  */
 import { attachClient, HAS_SCRIPT } from "../tests/harness/client.ts";
 import { runTma, type ScratchTmux, tmaCommand, withScratchTmux } from "../tests/harness/tmux.ts";
+import { middle } from "./bench_pairs.ts";
 
 const RUNS = Number(Deno.env.get("TMA_BENCH_RUNS") ?? "9");
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 const IDLE = "❯ \n" + "─".repeat(78) + "\n  ⏵⏵ accept edits on (shift+tab to cycle)";
 
@@ -74,9 +70,9 @@ async function firstFrame(t: ScratchTmux, panes: number) {
   }
   return {
     panes,
-    first_frame_ms: Math.round(median(frame)),
-    version_ms: Math.round(median(version)),
-    over_version: Number(median(frame.map((ms, i) => ms / version[i])).toFixed(2)),
+    first_frame_ms: Math.round(middle(frame)),
+    version_ms: Math.round(middle(version)),
+    over_version: Number(middle(frame.map((ms, i) => ms / version[i])).toFixed(2)),
   };
 }
 
@@ -113,9 +109,9 @@ async function jumpAttention(t: ScratchTmux, panes: number) {
     }
     return {
       panes,
-      jump_ms: Math.round(median(jump)),
-      version_ms: Math.round(median(version)),
-      over_version: Number(median(jump.map((ms, i) => ms / version[i])).toFixed(2)),
+      jump_ms: Math.round(middle(jump)),
+      version_ms: Math.round(middle(version)),
+      over_version: Number(middle(jump.map((ms, i) => ms / version[i])).toFixed(2)),
     };
   } finally {
     await client.close();

@@ -9,6 +9,7 @@
  * @module
  */
 import { readRolloutTail, RolloutMemo } from "../src/runtime/telemetry/codex_rollout.ts";
+import { spread } from "./bench_pairs.ts";
 
 const RUNS = 15;
 /** Untimed runs first, so the JIT warms up on neither file's account. */
@@ -70,12 +71,6 @@ async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
   while (done < bytes.length) done += await file.write(bytes.subarray(done));
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 async function coldRead(path: string): Promise<number> {
   const t0 = performance.now();
   const got = await readRolloutTail(path, { nowMs: NOW, memo: new RolloutMemo() });
@@ -130,8 +125,8 @@ export async function benchTelemetry(): Promise<Record<string, number>> {
 
     const results: Record<string, number> = {};
     for (const [i, mib] of sizes.entries()) {
-      results[`codex_tail_${mib}mib_ms`] = median(cold[i]);
-      results[`codex_tail_${mib}mib_memo_hit_ms`] = median(warm[i]);
+      results[`codex_tail_${mib}mib_ms`] = spread(cold[i]).median;
+      results[`codex_tail_${mib}mib_memo_hit_ms`] = spread(warm[i]).median;
     }
     return results;
   } finally {
