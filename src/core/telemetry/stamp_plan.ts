@@ -229,21 +229,8 @@ function asCost(value: number | undefined): number | undefined {
 }
 
 /**
- * The options as they will read once `writes` commit: a null or empty value
- * removes the option. For a caller that reports the stamp in the same run
- * (the `ls` rows of a cycle).
- *
- * ```ts
- * applyWrites({ "@agent_context_pct": "40" }, [{ name: "@agent_context_pct", value: null }]);
- * // {}
- * ```
+ * The options as they will read once `writes` commit, for a caller that
+ * reports the stamp in the same run (the `ls` rows of a cycle): the stamp
+ * module's one reading, re-exported where the telemetry callers look.
  */
-export function applyWrites(options: PaneOptions, writes: readonly OptionWrite[]): PaneOptions {
-  const next: Record<string, string> = { ...options };
-  for (const write of writes) {
-    if ((write.scope ?? "pane") !== "pane") continue;
-    if (write.value === null || write.value === "") delete next[write.name];
-    else next[write.name] = write.value;
-  }
-  return next as PaneOptions;
-}
+export { applyWrites } from "../stamp.ts";
