@@ -15,9 +15,10 @@
  * command and an idle `tma wait`'s CPU (scripts/bench_notify.ts), the
  * picker's first frame and one `jump --attention` at 100 panes
  * (scripts/bench_surfaces.ts), the daemon's hook fire, draw-to-blocked
- * latency, CPU and peak memory (scripts/bench_daemon.ts), and a user
- * manifest's linear-time patterns (scripts/bench_patterns.ts) follow, each
- * with its own reference.
+ * latency, CPU and peak memory (scripts/bench_daemon.ts), what the agent
+ * waits for per hook fire and fire to stamp (scripts/bench_hooks.ts), and a
+ * user manifest's linear-time patterns (scripts/bench_patterns.ts) follow,
+ * each with its own reference.
  * @module
  */
 import { countingTmux, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
@@ -370,6 +371,13 @@ async function main(): Promise<void> {
     } catch (error) {
       report.daemon = `skipped: ${(error as Error).message}`;
     }
+    // issue 20: what the agent waits for per fire, and fire to stamp, beside `sh -c :`.
+    try {
+      const { benchHooks } = await import("./bench_hooks.ts");
+      report.hooks = await benchHooks(installed);
+    } catch (error) {
+      report.hooks = `skipped: ${(error as Error).message}`;
+    }
     // issue 13 item 1: what a user manifest's linear-time patterns cost at start-up.
     try {
       const { benchPatterns } = await import("./bench_patterns.ts");
@@ -399,6 +407,16 @@ async function main(): Promise<void> {
       "daemon (hook budget 10 ms with a daemon; latency quiet_ms + 0.5 s; CPU under 1 %):",
       JSON.stringify(report.daemon),
     );
+    if (typeof report.hooks === "object" && report.hooks !== null) {
+      const hooks = report.hooks as Awaited<
+        ReturnType<typeof import("./bench_hooks.ts").benchHooks>
+      >;
+      console.log("hooks (issue 20: the agent's wait per fire, budget 5x sh -c : when queued):");
+      for (const f of hooks.figures) console.log(`- ${f.name}\n    ${f.line}`);
+      console.log("  fire to stamp:", JSON.stringify(hooks.fire_to_stamp));
+    } else {
+      console.log("hooks:", JSON.stringify(report.hooks));
+    }
     console.log(JSON.stringify(report));
   } finally {
     await bundled.dispose();

@@ -119,10 +119,13 @@ export const PRE_TOOL_USE = JSON.stringify({
 });
 
 /**
- * One `tma-hook claude PreToolUse` fire as Claude makes it: the repository's
- * wrapper, which finds `tma` on PATH (no `TMA_BIN`), the payload on stdin.
- * Every fire stamps (a state claim writes its evidence time), so each makes
- * both of the intake's tmux calls.
+ * One `tma-hook claude PreToolUse` fire stamped in the foreground: the
+ * repository's wrapper, which finds `tma` on PATH (no `TMA_BIN`), the
+ * payload on stdin, and `TMA_HOOK_FOREGROUND=1`, so the figure is the whole
+ * `tma event` run a hook costs (issue 14), not the queued fire the agent
+ * waits for (issue 20, scripts/bench_hooks.ts). Every fire stamps (a state
+ * claim writes its evidence time), so each makes both of the intake's tmux
+ * calls.
  */
 export function hookFire(
   flavor: TmaFlavor,
@@ -135,6 +138,7 @@ export function hookFire(
       PATH: pathWith(flavor, options.env),
       TMUX_PANE: options.pane,
       TMA_HOOK_SOCKET: options.socketName,
+      TMA_HOOK_FOREGROUND: "1",
     },
     stdin: PRE_TOOL_USE,
   });
@@ -142,9 +146,9 @@ export function hookFire(
 
 /** The wrapper alone: `tma-hook` with `TMA_BIN=/bin/true`, what it costs before tma starts. */
 export function wrapperOnly(env: Record<string, string>): Run {
-  return processRun("tma-hook with TMA_BIN=true", "sh", {
+  return processRun("tma-hook with TMA_BIN=true (foreground)", "sh", {
     args: [`${REPO}integrations/tma-hook`, "claude", "PreToolUse"],
-    env: { ...env, TMA_BIN: "/bin/true", TMUX_PANE: "%0" },
+    env: { ...env, TMA_BIN: "/bin/true", TMUX_PANE: "%0", TMA_HOOK_FOREGROUND: "1" },
     stdin: PRE_TOOL_USE,
   });
 }

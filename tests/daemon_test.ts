@@ -37,8 +37,16 @@ function tma(t: ScratchTmux, args: string[], stdin?: string) {
 async function claudeFires(t: ScratchTmux) {
   const bin = await tmaScript(t);
   const env = { XDG_RUNTIME_DIR: runtimeDirOf(t) };
-  return (event: string, pane: string, fixture: string) =>
-    fireHook(t, { agent: "claude", event, pane, stdin: payload("claude", fixture), bin, env });
+  return (event: string, pane: string, fixture: string, options: { noSettle?: boolean } = {}) =>
+    fireHook(t, {
+      agent: "claude",
+      event,
+      pane,
+      stdin: payload("claude", fixture),
+      bin,
+      env,
+      noSettle: options.noSettle,
+    });
 }
 
 /** How many live `tma daemon` processes serve the scratch server. */
@@ -246,7 +254,7 @@ tmuxTest(
       assert(wall < 2000, `the hand-off took ${wall} ms`);
       // Stopped, the daemon cannot take the next entry; killed, it leaves it queued.
       daemon.signal("SIGSTOP");
-      await fire("Stop", pane, "Stop");
+      await fire("Stop", pane, "Stop", { noSettle: true });
       const queued = [...Deno.readDirSync(daemon.paths.spool)].filter((e) =>
         e.name.endsWith(".ev")
       );
@@ -254,7 +262,7 @@ tmuxTest(
       daemon.signal("SIGKILL");
       await daemon.exited;
       assertEquals((await agentOptions(t, pane))["@agent_state"], "working");
-      // The next fire finds no live daemon: it replays the queue, then stamps directly.
+      // The next fire finds no live daemon: its drainer stamps the queue, oldest first (X10).
       await fire("Notification", pane, "Notification_idle");
       const options = await agentOptions(t, pane);
       assertEquals(options["@agent_state"], "idle");
@@ -276,10 +284,11 @@ tmuxTest(
     daemon.signal("SIGSTOP");
     const fire = await claudeFires(t);
     try {
-      await fire("UserPromptSubmit", pane, "PreToolUse");
+      await fire("UserPromptSubmit", pane, "PreToolUse", { noSettle: true });
       daemon.signal("SIGKILL");
       await daemon.exited;
-      // A poll is the other way the queue is superseded; here an unrelated pane's event drains it.
+      // A poll is the other way the queue is superseded; here an unrelated pane's fire starts
+      // the drainer that stamps it.
       const other = await quietPane(t);
       await fire("SessionStart", other, "SessionStart");
       assertEquals((await agentOptions(t, pane))["@agent_state"], "working");

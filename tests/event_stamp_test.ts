@@ -61,12 +61,15 @@ tmuxTest(
     const pane = await quietPane(scratch);
     const bin = await tmaScript(scratch);
     const log = `${scratch.dir}/debug.log`;
+    // The debug log is set from the first fire: the server's drainer keeps
+    // the environment of the fire that started it (X10).
     await fireHook(scratch, {
       agent: "claude",
       event: "UserPromptSubmit",
       pane,
       bin,
       stdin: payload("claude", "UserPromptSubmit"),
+      env: { TMA_DEBUG_LOG: log },
     });
     const before = await agentOptions(scratch, pane);
     assertEquals(before["@agent_state"], "working");

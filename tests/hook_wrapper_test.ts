@@ -3,7 +3,11 @@
  * with a fake `tma` that records how it was called: binary resolution at
  * each fire, the payload on stdin or from the third argument, the socket
  * pin, stdout and stderr discarded except Claude's decision object, and an
- * exit status of 0 whatever happens.
+ * exit status of 0 whatever happens. The foreground path (Claude's
+ * `PermissionRequest`, the statusline, `TMA_HOOK_FOREGROUND=1`) runs `tma
+ * event`; every other event is queued in the server's spool and handed to
+ * one detached drainer (X10), whose own tests are in `hook_queue_test.ts`.
+ * Every run gets a scratch `XDG_RUNTIME_DIR`.
  * @module
  */
 import { assertEquals } from "./harness/assert.ts";
@@ -39,15 +43,29 @@ async function fakeTma(path: string, options: { stdout?: string } = {}): Promise
   return path;
 }
 
+/**
+ * Runs the wrapper in the foreground mode (`TMA_HOOK_FOREGROUND=1`), with a
+ * scratch runtime folder of its own, removed afterwards.
+ */
 async function run(
   wrapper: string,
   options: { args: string[]; env: Record<string, string>; stdin?: string },
 ): Promise<Ran> {
-  return await runProcess(wrapper, {
-    args: options.args,
-    env: { PATH: "/usr/bin:/bin", ...options.env },
-    stdin: options.stdin ?? "",
-  });
+  const runtime = await Deno.makeTempDir({ prefix: "tma-hook-run-" });
+  try {
+    return await runProcess(wrapper, {
+      args: options.args,
+      env: {
+        PATH: "/usr/bin:/bin",
+        XDG_RUNTIME_DIR: runtime,
+        TMA_HOOK_FOREGROUND: "1",
+        ...options.env,
+      },
+      stdin: options.stdin ?? "",
+    });
+  } finally {
+    await Deno.remove(runtime, { recursive: true });
+  }
 }
 
 async function readLog(path: string): Promise<string> {

@@ -140,12 +140,16 @@ async function runStatusline(
 ): Promise<{ rendered: string; forwarded: string }> {
   const child = new Deno.Command("sh", {
     args: ["-c", command],
-    // The shim reaches tma through the wrapper, which finds it when it fires.
+    // The shim reaches tma through the wrapper, which finds it when it fires;
+    // the foreground mode hands the recorder the payload itself (the queue's
+    // drainer is tested in hook_queue_test.ts).
     env: {
       HOME: home,
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       TMUX_PANE: "%5",
       TMA_BIN: `${home}/bin/tma`,
+      TMA_HOOK_FOREGROUND: "1",
+      XDG_RUNTIME_DIR: `${home}/run`,
     },
     clearEnv: true,
     stdin: "piped",
@@ -235,7 +239,8 @@ test({
       );
       assertEquals(mine.length, 1, event);
       assertEquals(mine[0].matcher, undefined);
-      assertEquals(mine[0].hooks[0].async, undefined);
+      // X10: Claude never waits on a hook but the one that answers (I11).
+      assertEquals(mine[0].hooks[0].async, event === "PermissionRequest" ? undefined : true, event);
     }
     assertEquals(doc.statusLine.padding, 0);
     const { rendered, forwarded } = await runStatusline(

@@ -18,6 +18,7 @@
  * ```
  * @module
  */
+import { processAlive } from "../runtime/process_alive.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { writeChains } from "../tmux/writer.ts";
 import { readPaneOption } from "./pane_option.ts";
@@ -99,20 +100,6 @@ export function acquireGuard(nowMs: number): string {
 /** The release guard: the option still carries this nonce (tmux fnmatch, A16). */
 export function releaseGuard(nonce: string): string {
   return `#{m:*:${nonce}:*,#{${LOCK_OPTION}}}`;
-}
-
-/**
- * Whether a process is alive, by `kill(pid, 0)`: a process we may not
- * signal (EPERM) is alive too.
- */
-export function processAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    Deno.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return !(error instanceof Deno.errors.NotFound);
-  }
 }
 
 /** Reads a pane's lock option; null when the pane is gone. */

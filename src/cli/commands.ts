@@ -143,7 +143,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "event",
     summary: "the hook bridge agents call through tma-hook (internal)",
-    usage: "tma event --agent NAME --kind EVENT [--pane ID] [--payload -|PATH]",
+    usage: "tma event --agent NAME --kind EVENT [--pane ID] [--payload -|PATH] | tma event --drain",
     internal: true,
     flags: [
       { name: "agent", kind: "string", help: "agent manifest name" },
@@ -154,6 +154,11 @@ export const COMMANDS: CommandSpec[] = [
         name: "print-status",
         kind: "boolean",
         help: "with --kind context: print the statusline shim's own line",
+      },
+      {
+        name: "drain",
+        kind: "boolean",
+        help: "stamp the events tma-hook queued for this server, then exit (X10)",
       },
     ],
     load: () => import("./commands/event.ts"),

@@ -116,6 +116,12 @@ export interface RawEvent {
   /** The hook's evidence time, epoch ms (D47). */
   firedAt: number;
   payload: string;
+  /**
+   * The process that fired the hook (the agent, or the shell it ran the hook
+   * in), when known: the hand-over check (D46) and Codex's attribution (X4)
+   * walk its ancestry, which the process that stamps does not share.
+   */
+  hookPid?: number;
 }
 
 /** A `TMA1` body, or null when it is not one. */
@@ -133,7 +139,17 @@ export function parseEventBody(body: string): RawEvent | null {
   if (typeof v.payload !== "string") return null;
   if (typeof v.fired_at !== "number" || !Number.isSafeInteger(v.fired_at)) return null;
   const pane = typeof v.pane === "string" && v.pane !== "" ? v.pane : null;
-  return { agent: v.agent, kind: v.kind, pane, firedAt: v.fired_at, payload: v.payload };
+  const event: RawEvent = {
+    agent: v.agent,
+    kind: v.kind,
+    pane,
+    firedAt: v.fired_at,
+    payload: v.payload,
+  };
+  if (typeof v.hook_pid === "number" && Number.isSafeInteger(v.hook_pid) && v.hook_pid > 0) {
+    event.hookPid = v.hook_pid;
+  }
+  return event;
 }
 
 /** The `TMA1` body of an event. */
@@ -144,29 +160,38 @@ export function eventBody(event: RawEvent): string {
     pane: event.pane ?? "",
     fired_at: event.firedAt,
     payload: event.payload,
+    ...(event.hookPid === undefined ? {} : { hook_pid: event.hookPid }),
   });
 }
 
 /**
  * A spool entry the `tma-hook` wrapper wrote: four header lines (agent,
- * event, pane, fired-at ms) and the raw payload. Null when it is not one.
+ * event, pane, then the fired-at ms and, after a space, the pid of the
+ * process that fired the hook) and the raw payload. A fired-at of 0 means
+ * "when the entry was written" (the wrapper takes no clock of its own: the
+ * file's modification time is that moment); the pid may be absent. Null
+ * when the text is not an entry.
  *
  * ```ts
+ * parseSpoolEntry("claude\nStop\n%3\n1700000000000 4242\n{}")?.hookPid; // 4242
  * parseSpoolEntry("claude\nStop\n%3\n1700000000000\n{}")?.kind; // "Stop"
  * ```
  */
 export function parseSpoolEntry(text: string): RawEvent | null {
   const lines = text.split("\n");
   if (lines.length < 4) return null;
-  const [agent, kind, pane, fired] = lines;
+  const [agent, kind, pane, stamp] = lines;
   if (!/^[A-Za-z0-9_.-]+$/.test(agent) || !/^[A-Za-z0-9_.:-]+$/.test(kind)) return null;
+  const [, fired, pid] = /^([0-9]+)(?: ([0-9]+))?$/.exec(stamp) ?? [];
   const firedAt = Number(fired);
-  const payload = lines.slice(4).join("\n");
-  return {
+  const hookPid = Number(pid);
+  const event: RawEvent = {
     agent,
     kind,
     pane: pane === "" ? null : pane,
-    firedAt: /^[0-9]+$/.test(fired) && Number.isSafeInteger(firedAt) ? firedAt : 0,
-    payload,
+    firedAt: Number.isSafeInteger(firedAt) ? firedAt : 0,
+    payload: lines.slice(4).join("\n"),
   };
+  if (Number.isSafeInteger(hookPid) && hookPid > 1) event.hookPid = hookPid;
+  return event;
 }

@@ -19,11 +19,11 @@ import { TransitionRing } from "../core/transitions.ts";
 import { loadConfig } from "../runtime/config/load.ts";
 import { listAgents } from "../runtime/cycle/listing.ts";
 import type { DaemonPaths } from "../runtime/daemon_link.ts";
-import { ingestRawEvent } from "../runtime/hook/ingest.ts";
+import { drainOnce } from "../runtime/hook/drain.ts";
+import { type IngestContext, ingestRawEvent } from "../runtime/hook/ingest.ts";
 import { loadHookManifest, loadHookSettings } from "../runtime/hook/load.ts";
 import { loadManifests } from "../runtime/manifest/load.ts";
 import type { EnvReader } from "../runtime/paths.ts";
-import { claimEntries, coalesce, release } from "../runtime/spool.ts";
 import { stampedRows } from "../runtime/surface.ts";
 import { ControlClient, listSessionIds, setServerOptions } from "../tmux/control.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
@@ -45,6 +45,8 @@ const PUSH_COALESCE_MS = 100;
 const QUIET_TICK_MS = 100;
 /** The behaviour probe's limit (U4). */
 const PROBE_MS = 2000;
+/** How soon spool entries still being written are looked at again. */
+const SPOOL_BUSY_RETRY_MS = 10;
 /** The sweep when the probe fails (U4). */
 const FALLBACK_SWEEP_MS = 5000;
 
@@ -439,28 +441,22 @@ export class Daemon {
     });
   }
 
-  /** Takes every spool entry, oldest first, bursts folded (X7). */
+  /**
+   * Takes every finished spool entry, oldest first, bursts folded (X7), in
+   * the same pass the drainer runs; entries still being written are looked
+   * at again in a moment.
+   */
   async #drain(): Promise<void> {
-    const items = await claimEntries(this.#o.paths.spool);
-    if (items.length === 0) return;
-    const claims = new Map<RawEvent, string>();
-    const events: RawEvent[] = [];
-    for (const item of items) {
-      if (item.event === null) {
-        this.#o.log(`tma daemon: spool entry ${item.name} refused: ${item.problem}`);
-        continue;
-      }
-      events.push(item.event);
-      claims.set(item.event, item.claimed);
-    }
-    const folded = coalesce(events);
-    const touched = new Set<string>();
-    for (const event of folded) {
-      const pane = await this.#ingest(event, "spool");
-      if (pane) touched.add(pane);
-    }
-    for (const claimed of claims.values()) await release(claimed);
-    await this.#afterEvents(touched);
+    const pass = await drainOnce(this.#o.paths.spool, {
+      ...this.#ingestContext(),
+      log: (line) => this.#o.log(`tma daemon: ${line}`),
+    });
+    // Nobody waits on a spool entry: a refusal is answered here, by the
+    // direct stamp the hook would have made (D48).
+    for (const event of pass.refused) this.#o.directStamp(event);
+    for (const pane of pass.heard) this.#edges.resetEdges(pane);
+    if (pass.busy > 0) setTimeout(() => this.#requestDrain(), SPOOL_BUSY_RETRY_MS);
+    if (pass.taken > 0) await this.#afterEvents(pass.touched);
   }
 
   /** A `TMA1` frame from `tma event` (U10): ACK once stamped, NAK to make it stamp itself. */
@@ -472,30 +468,33 @@ export class Daemon {
     }
     return new Promise((resolve) => {
       this.#enqueueEvent(async () => {
-        const pane = await this.#ingest(event, "frame");
+        const pane = await this.#ingest(event);
         resolve(pane !== false);
         if (pane !== false) await this.#afterEvents(new Set(pane ? [pane] : []));
       });
     });
   }
 
-  /**
-   * One event through the intake: the pane it stamped ("" when it stamped
-   * none), or false when refused (D48).
-   */
-  async #ingest(event: RawEvent, lane: "spool" | "frame"): Promise<string | false> {
-    const got = await ingestRawEvent(event, {
+  /** What the intake reads, from the set in force. */
+  #ingestContext(): IngestContext {
+    return {
       server: this.#o.server,
       settings: this.#settings,
       manifestOf: (agent) => this.#manifestOf(agent),
+      fullManifestOf: (agent) =>
+        Promise.resolve(this.#models.find((m) => m.profile.name === agent)?.manifest ?? null),
       now: this.#o.now,
-    }).catch((error) => ({ taken: false as const, reason: message(error) }));
+    };
+  }
+
+  /**
+   * One `TMA1` event through the intake: the pane it stamped ("" when it
+   * stamped none), or false when refused (D48).
+   */
+  async #ingest(event: RawEvent): Promise<string | false> {
+    const got = await ingestRawEvent(event, this.#ingestContext())
+      .catch((error) => ({ taken: false as const, reason: message(error) }));
     if (event.pane) this.#edges.resetEdges(event.pane);
-    if (!got.taken && lane === "spool") {
-      // Nobody waits on a spool entry: the refusal is answered here, by the
-      // direct stamp the hook would have made (D48).
-      this.#o.directStamp(event);
-    }
     if (!got.taken) return false;
     return got.result?.committed ? got.result.pane ?? "" : "";
   }

@@ -9,6 +9,7 @@
 import { BUNDLED_INTEGRATIONS } from "../assets/bundled.ts";
 import {
   type AgentName,
+  ASYNC_EVENTS,
   CLAUDE_EVENTS,
   CODEX_EVENTS,
   CURSOR_EVENTS,
@@ -103,7 +104,7 @@ export function renderPiExtension(wrapperRef: string): string {
 }
 
 function wiring(agent: string, events: readonly string[], wrapperRef: string): Wiring {
-  return { agent, events, wrapperRef };
+  return { agent, events, wrapperRef, asyncEvents: ASYNC_EVENTS[agent] ?? [] };
 }
 
 function isEmptyObject(path: string, text: string): boolean {

@@ -34,6 +34,16 @@ export const CLAUDE_EVENTS: readonly string[] = [
 ];
 
 /**
+ * The events each agent's hooks file marks `"async": true` (X10): the agent
+ * runs them in the background and never waits. Only Claude Code has the
+ * flag, and its `PermissionRequest` stays synchronous: it must stamp the
+ * pane before the dialog draws, and it answers (I11, I13).
+ */
+export const ASYNC_EVENTS: Readonly<Record<string, readonly string[]>> = {
+  claude: CLAUDE_EVENTS.filter((event) => event !== "PermissionRequest"),
+};
+
+/**
  * Codex's `hooks.json` events (I25), plus `Interrupt`, which the bundled
  * manifest maps (Codex fires it on Esc mid-turn and sends no `Stop`).
  */

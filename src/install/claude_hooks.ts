@@ -3,8 +3,9 @@
  * `hooks.json` and Gemini's `settings.json` all hold
  * `{"hooks": {"<Event>": [{"hooks": [{"type": "command", "command": "…"}]}]}}`
  * (I11, I23, I33). tma adds one group per event with no matcher (the manifest
- * applies matchers) and never `async` (Claude's `PermissionRequest` must
- * stamp the pane before the dialog draws).
+ * applies matchers), with `"async": true` exactly on the events the wiring
+ * names (Claude's, but `PermissionRequest`, which must stamp the pane before
+ * the dialog draws and answers it: X10, I11).
  * @module
  */
 import { isObject } from "../core/object.ts";
@@ -81,14 +82,20 @@ function removeEntry(text: string, entry: Found, keep: KeepContainer = () => fal
   return out;
 }
 
-function newGroup(command: string): unknown {
-  return { hooks: [{ type: "command", command }] };
+function newGroup(command: string, async: boolean): unknown {
+  return { hooks: [{ type: "command", command, ...(async ? { async: true } : {}) }] };
+}
+
+/** Whether the wiring wants `event`'s entry async. */
+function wantsAsync(wiring: Wiring, event: string): boolean {
+  return wiring.asyncEvents?.includes(event) ?? false;
 }
 
 /**
  * Writes tma's entries into a Claude-shape settings text: one group per
  * missing event, an older wrapper path repointed in place, duplicates
- * dropped, an `async` flag on tma's entry removed. Re-running on its own
+ * dropped, and the `async` flag set on exactly the events the wiring names
+ * (an older synchronous entry is upgraded in place). Re-running on its own
  * output returns the same text.
  *
  * ```ts
@@ -109,8 +116,9 @@ export function installClaudeHooks(text: string, path: string, wiring: Wiring): 
     const desired = hookCommand(wiring.wrapperRef, wiring.agent, event);
     doc = parseDoc(path, out);
     const list = valueAt(doc, ["hooks", event]);
+    const async = wantsAsync(wiring, event);
     if (list === undefined) {
-      out = insertValue(out, ["hooks", event], [newGroup(desired)]);
+      out = insertValue(out, ["hooks", event], [newGroup(desired, async)]);
       continue;
     }
     if (!Array.isArray(list)) {
@@ -123,7 +131,7 @@ export function installClaudeHooks(text: string, path: string, wiring: Wiring): 
       f.event === event && f.argEvent === event
     );
     if (mine.length === 0) {
-      out = insertValue(out, ["hooks", event, -1], newGroup(desired));
+      out = insertValue(out, ["hooks", event, -1], newGroup(desired, async));
       continue;
     }
     // Duplicates go first (from the back, so earlier indexes stay valid).
@@ -131,7 +139,8 @@ export function installClaudeHooks(text: string, path: string, wiring: Wiring): 
     const keep = mine[0];
     const base = ["hooks", event, keep.group, "hooks", keep.hook];
     if (keep.command !== desired) out = replaceValue(out, [...base, "command"], desired);
-    if (keep.async) out = removeValue(out, [...base, "async"]);
+    if (keep.async && !async) out = removeValue(out, [...base, "async"]);
+    if (!keep.async && async) out = insertValue(out, [...base, "async"], true);
   }
   return out;
 }
@@ -162,7 +171,13 @@ export function uninstallClaudeHooks(
 export function inspectClaudeHooks(text: string, path: string, wiring: Wiring): WiringReport {
   const doc = parseDoc(path, text);
   return reportWiring(findEntries(doc, wiring.agent), wiring, (event, mine) => [
-    ...(mine.some((f) => f.async) ? [`${event} entry is async (it must not be)`] : []),
+    ...(wantsAsync(wiring, event)
+      ? mine.some((f) => !f.async)
+        ? [`${event} entry is not async (the agent waits on it; rerun install-hooks)`]
+        : []
+      : mine.some((f) => f.async)
+      ? [`${event} entry is async (it must not be)`]
+      : []),
     ...(mine.some((f) => typeof f.matcher === "string" && f.matcher !== "" && f.matcher !== "*")
       ? [`${event} entry sits under a matcher (tma applies its own)`]
       : []),

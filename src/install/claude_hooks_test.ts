@@ -1,6 +1,6 @@
 import { assertEquals, assertThrows } from "../../tests/harness/assert.ts";
 import { inspectClaudeHooks, installClaudeHooks, uninstallClaudeHooks } from "./claude_hooks.ts";
-import { CLAUDE_EVENTS } from "./agents.ts";
+import { ASYNC_EVENTS, CLAUDE_EVENTS } from "./agents.ts";
 import { InstallError, SettingsParseError } from "./errors.ts";
 
 const USER = `{
@@ -17,9 +17,14 @@ const USER = `{
   }
 }
 `;
-const wiring = { agent: "claude", events: CLAUDE_EVENTS, wrapperRef: "/opt/tma/tma-hook" };
+const wiring = {
+  agent: "claude",
+  events: CLAUDE_EVENTS,
+  wrapperRef: "/opt/tma/tma-hook",
+  asyncEvents: ASYNC_EVENTS.claude,
+};
 
-Deno.test("installClaudeHooks() I11: install adds one unmatched group per event and keeps the user's hooks", () => {
+Deno.test("installClaudeHooks() I11, X10: install adds one unmatched group per event, async but PermissionRequest, and keeps the user's hooks", () => {
   const out = installClaudeHooks(USER, "s.json", wiring);
   const doc = JSON.parse(out.replace(/^\s*\/\/.*$/m, ""));
   for (const event of CLAUDE_EVENTS) {
@@ -29,7 +34,7 @@ Deno.test("installClaudeHooks() I11: install adds one unmatched group per event 
     );
     assertEquals(mine.length, 1);
     assertEquals(mine[0].matcher, undefined);
-    assertEquals(mine[0].hooks[0].async, undefined);
+    assertEquals(mine[0].hooks[0].async, event === "PermissionRequest" ? undefined : true);
   }
   assertEquals(doc.hooks.PreToolUse[0].hooks[0].command, "~/bin/guard.sh");
   assertEquals(
@@ -83,12 +88,35 @@ Deno.test("installClaudeHooks() I11: PermissionRequest loses an async flag; dupl
     2,
   );
   const before = inspectClaudeHooks(text, "s.json", wiring);
-  assertEquals(before.problems.length, 2);
+  assertEquals(before.problems, [
+    "PermissionRequest entry is async (it must not be)",
+    "Stop is wired 2 times",
+    "Stop entry is not async (the agent waits on it; rerun install-hooks)",
+  ]);
   const out = installClaudeHooks(text, "s.json", wiring);
   const doc = JSON.parse(out);
   assertEquals(doc.hooks.PermissionRequest[0].hooks[0].async, undefined);
   assertEquals(doc.hooks.Stop.length, 1);
+  assertEquals(doc.hooks.Stop[0].hooks[0].async, true);
   assertEquals(inspectClaudeHooks(out, "s.json", wiring).problems, []);
+});
+
+Deno.test("installClaudeHooks() X10: an older synchronous entry is drift for --check and is upgraded in place, byte for byte", () => {
+  const synchronous = installClaudeHooks(USER, "s.json", { ...wiring, asyncEvents: [] });
+  const report = inspectClaudeHooks(synchronous, "s.json", wiring);
+  assertEquals(report.current.length, CLAUDE_EVENTS.length);
+  assertEquals(
+    report.problems,
+    ASYNC_EVENTS.claude.map((e) =>
+      `${e} entry is not async (the agent waits on it; rerun install-hooks)`
+    ),
+  );
+  const upgraded = installClaudeHooks(synchronous, "s.json", wiring);
+  assertEquals(upgraded, installClaudeHooks(USER, "s.json", wiring));
+  assertEquals(inspectClaudeHooks(upgraded, "s.json", wiring).problems, []);
+  // Only the flag was added: removing every `"async": true` gives the synchronous text back.
+  assertEquals(upgraded.replace(/,\s*"async": true/g, ""), synchronous);
+  assertEquals(uninstallClaudeHooks(upgraded, "s.json", "claude"), USER);
 });
 
 Deno.test("installClaudeHooks() R19: a broken or odd-shaped file is refused with its path", () => {

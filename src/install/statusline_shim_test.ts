@@ -77,8 +77,16 @@ Deno.test("statusline shim I7, I12: the shim forwards the payload through the wr
     await Deno.chmod(recorder, 0o755);
     const shim = buildShim("claude", WRAPPER, "tr a-z A-Z");
     const payload = '{"model":"opus"}\n\n';
+    // The wrapper's foreground mode hands the recorder the payload itself (its
+    // queue and drainer are tested in tests/hook_queue_test.ts).
+    const scratch = { XDG_RUNTIME_DIR: `${dir}/run`, TMA_HOOK_FOREGROUND: "1" };
     assertEquals(
-      await runSh(shim, payload, { TMUX_PANE: "%9", PATH: "/usr/bin:/bin", TMA_BIN: recorder }),
+      await runSh(shim, payload, {
+        TMUX_PANE: "%9",
+        PATH: "/usr/bin:/bin",
+        TMA_BIN: recorder,
+        ...scratch,
+      }),
       '{"MODEL":"OPUS"}\n\n',
     );
     let got: string | undefined;
@@ -95,14 +103,22 @@ Deno.test("statusline shim I7, I12: the shim forwards the payload through the wr
     await Deno.chmod(speaker, 0o755);
     const own = buildShim("claude", WRAPPER, undefined);
     assertEquals(
-      await runSh(own, payload, { TMUX_PANE: "%9", PATH: "/usr/bin:/bin", TMA_BIN: speaker }),
+      await runSh(own, payload, {
+        TMUX_PANE: "%9",
+        PATH: "/usr/bin:/bin",
+        TMA_BIN: speaker,
+        ...scratch,
+      }),
       "args: event --agent claude --kind context --pane %9 --payload - --print-status\n",
     );
     // A missing wrapper or tma is quiet.
     const bare = buildShim("claude", `${dir}/gone`, undefined);
-    assertEquals(await runSh(bare, payload, { PATH: "/usr/bin:/bin" }), "");
+    assertEquals(await runSh(bare, payload, { PATH: "/usr/bin:/bin", ...scratch }), "");
     assertEquals(
-      await runSh(buildShim("claude", WRAPPER, undefined), payload, { PATH: "/usr/bin:/bin" }),
+      await runSh(buildShim("claude", WRAPPER, undefined), payload, {
+        PATH: "/usr/bin:/bin",
+        ...scratch,
+      }),
       "",
     );
   } finally {

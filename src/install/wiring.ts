@@ -13,6 +13,12 @@ export interface Wiring {
   events: readonly string[];
   /** How configs name the wrapper: an absolute path or the bare `tma-hook`. */
   wrapperRef: string;
+  /**
+   * Events whose entry carries `"async": true`, so the agent never waits on
+   * them (X10; Claude's events but `PermissionRequest`, I11); every other
+   * entry of tma's must not.
+   */
+  asyncEvents?: readonly string[];
 }
 
 /** The state of one file's tma entries. */

@@ -295,9 +295,12 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRep
   const extraEnv: Record<string, string> = { TMPDIR: `${run.dir}/tmp` };
   if (run.env.CODEX_HOME) extraEnv.CODEX_HOME = run.env.CODEX_HOME;
   // issue 17: TMA_E2E_DAEMON=1 runs the walk with a tma daemon on the scratch server; the pane's
-  // hooks and every tma command find it through the same runtime folder.
+  // hooks and every tma command find it (and, without it, the hooks' spool and drainer, X10)
+  // through the same scratch runtime folder.
   const daemon = Deno.env.get("TMA_E2E_DAEMON") === "1";
-  if (daemon) extraEnv.XDG_RUNTIME_DIR = `${run.dir}/run`;
+  extraEnv.XDG_RUNTIME_DIR = `${run.dir}/run`;
+  await Deno.mkdir(extraEnv.XDG_RUNTIME_DIR, { recursive: true });
+  run.env.XDG_RUNTIME_DIR = extraEnv.XDG_RUNTIME_DIR;
   const tma = await TmaCli.create({ dir: run.dir, home: run.home, socket: tmux.socket, extraEnv });
   await Deno.mkdir(`${tma.env.XDG_CONFIG_HOME}/tma`, { recursive: true });
   await Deno.writeTextFile(
@@ -326,8 +329,6 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRep
   }
 
   if (daemon) {
-    await Deno.mkdir(extraEnv.XDG_RUNTIME_DIR, { recursive: true });
-    run.env.XDG_RUNTIME_DIR = extraEnv.XDG_RUNTIME_DIR;
     const started = await tma.run(["daemon", "--ensure"]);
     early.push({
       name: "daemon --ensure",

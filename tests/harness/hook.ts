@@ -6,6 +6,7 @@
  * @module
  */
 import { RUN_PERMISSIONS } from "../../src/core/permissions.ts";
+import { daemonPaths } from "../../src/runtime/daemon_link.ts";
 import { type Ran, runProcess } from "./process.ts";
 import { denoDir, type ScratchTmux } from "./tmux.ts";
 
@@ -75,6 +76,12 @@ export interface FireOptions {
   env?: Record<string, string>;
   /** Kill the run (and all it started) after this long; the result says `timedOut`. */
   deadlineMs?: number;
+  /**
+   * Return as soon as the wrapper does, without waiting for the queued event
+   * to be stamped (X10). By default `fireHook` waits until the server's
+   * spool is empty, so a test reads the stamp the event left.
+   */
+  noSettle?: boolean;
 }
 
 /**
@@ -85,17 +92,55 @@ export interface FireOptions {
 export async function fireHook(scratch: ScratchTmux, options: FireOptions): Promise<Fired> {
   const bin = options.bin ?? await tmaScript(scratch);
   const args = [options.agent, options.event, ...(options.arg === undefined ? [] : [options.arg])];
-  return await runProcess(options.wrapper ?? WRAPPER, {
+  const env = scratch.env({
+    TMA_BIN: bin,
+    TMA_HOOK_SOCKET: scratch.socketName,
+    TMUX_PANE: options.pane,
+    ...options.env,
+  });
+  const ran = await runProcess(options.wrapper ?? WRAPPER, {
     args,
-    env: scratch.env({
-      TMA_BIN: bin,
-      TMA_HOOK_SOCKET: scratch.socketName,
-      TMUX_PANE: options.pane,
-      ...options.env,
-    }),
+    env,
     stdin: options.stdin ?? "",
     deadlineMs: options.deadlineMs,
   });
+  if (!options.noSettle) await settleSpool(scratch, env);
+  return ran;
+}
+
+/** The spool folder of the scratch server, under the runtime folder `env` names. */
+export async function spoolOf(
+  scratch: ScratchTmux,
+  env: Record<string, string> = scratch.env(),
+): Promise<string> {
+  const socketPath = (await scratch.tmux("display", "-p", "#{socket_path}")).trim();
+  return daemonPaths((name) => env[name], socketPath).spool;
+}
+
+/**
+ * Waits until the scratch server's spool holds no entry, queued or claimed:
+ * every event the wrapper queued is stamped (or refused) by then (X10).
+ */
+export async function settleSpool(
+  scratch: ScratchTmux,
+  env: Record<string, string> = scratch.env(),
+  timeoutMs = 15_000,
+): Promise<void> {
+  const spool = await spoolOf(scratch, env);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let waiting = 0;
+    try {
+      for (const entry of Deno.readDirSync(spool)) {
+        if (entry.name.endsWith(".ev") || entry.name.endsWith(".claimed")) waiting++;
+      }
+    } catch {
+      return;
+    }
+    if (waiting === 0) return;
+    if (Date.now() > deadline) throw new Error(`the spool ${spool} still holds ${waiting} entries`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 /** Every `@agent_*` option of a pane, as tmux holds them now (empty values left out). */

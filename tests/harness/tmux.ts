@@ -130,6 +130,8 @@ export class ScratchTmux {
       XDG_CONFIG_HOME: `${this.home}/.config`,
       XDG_STATE_HOME: `${this.home}/.local/state`,
       TMA_CONFIG: `${this.home}/.config/tma/config.toml`,
+      // The daemon's files, the spool and the drainer's claim (U3, X10) stay scratch too.
+      XDG_RUNTIME_DIR: `${this.dir}/run`,
       TERM: "xterm-256color",
       ...extra,
     };

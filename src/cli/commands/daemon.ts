@@ -7,8 +7,14 @@
 import { TmaError } from "../../core/errors.ts";
 import { ENGINE_VERSION } from "../../core/version.ts";
 import { selfArgv } from "../../actions/self.ts";
-import { liveDaemon } from "../../runtime/daemon_link.ts";
-import { childFlags, daemonOf, prepareDaemonDirs } from "../../runtime/daemon_start.ts";
+import {
+  childFlags,
+  type ChildGlobals,
+  daemonOf,
+  prepareDaemonDirs,
+} from "../../runtime/daemon_start.ts";
+import { daemonPaths, liveDaemon } from "../../runtime/daemon_link.ts";
+import type { EnvReader } from "../../runtime/paths.ts";
 import { Daemon } from "../../daemon/daemon.ts";
 import { releaseLock, takeLock } from "../../daemon/lock.ts";
 import { boolFlag, type ParsedArgs, stringFlag } from "../args.ts";
@@ -16,6 +22,28 @@ import type { CommandContext } from "../context.ts";
 
 /** How long `--ensure` waits for the daemon it started to answer. */
 const ENSURE_WAIT_MS = 5000;
+
+/**
+ * Entries that reached the spool after the daemon's last drain would wait
+ * for the next hook's fire: a drainer takes them now (R13). The daemon's
+ * alias file stays, as the wrapper reads it with or without a daemon.
+ */
+async function handOverSpool(globals: ChildGlobals, env: EnvReader): Promise<void> {
+  const { pendingEntries } = await import("../../runtime/spool.ts");
+  const paths = daemonPaths(env, globals.socketPath);
+  if ((await pendingEntries(paths.spool)).length === 0) return;
+  try {
+    new Deno.Command(selfArgv()[0], {
+      args: [...selfArgv().slice(1), ...childFlags(globals), "event", "--drain"],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+      detached: true,
+    }).spawn().unref();
+  } catch {
+    // The next fire starts one.
+  }
+}
 
 /** Runs `tma daemon`. */
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
@@ -88,7 +116,11 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
           "--payload",
           "-",
         ],
-        env: { TMA_HOOK_FIRED_AT: String(event.firedAt), TMA_NO_DAEMON: "1" },
+        env: {
+          TMA_HOOK_FIRED_AT: String(event.firedAt),
+          TMA_NO_DAEMON: "1",
+          ...(event.hookPid === undefined ? {} : { TMA_HOOK_PID: String(event.hookPid) }),
+        },
         stdin: "piped",
         stdout: "null",
         stderr: "null",
@@ -109,9 +141,9 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   try {
     code = await daemon.run();
   } finally {
-    await Deno.remove(paths.alias).catch(() => undefined);
     releaseLock(lock);
     await Deno.remove(paths.sock).catch(() => undefined);
+    await handOverSpool(globals, (name) => ctx.env(name));
   }
   Deno.removeSignalListener("SIGHUP", onHup);
   Deno.removeSignalListener("SIGTERM", onStop);

@@ -27,8 +27,19 @@ export function evidenceTimeMs(ctx: Pick<CommandContext, "now" | "env">): number
   return Number.isFinite(origin) && origin > 0 && origin <= now ? origin : now;
 }
 
+/**
+ * The process that fired the hook, when `TMA_HOOK_PID` names one: a daemon
+ * stamping an event it refused runs `tma event` itself, and the hook's own
+ * ancestry is what the hand-over check walks (D46).
+ */
+function hookPidOf(ctx: Pick<CommandContext, "env">): number | undefined {
+  const pid = Number(ctx.env("TMA_HOOK_PID") ?? "");
+  return Number.isSafeInteger(pid) && pid > 1 ? pid : undefined;
+}
+
 /** Runs `tma event`. */
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
+  if (boolFlag(args.flags, "drain")) return await drain(ctx);
   const evidenceAtMs = evidenceTimeMs(ctx);
   const stdout = await runHookEvent({
     agent: stringFlag(args.flags, "agent"),
@@ -39,8 +50,33 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     globals: ctx.globals,
     env: (name) => ctx.env(name),
     evidenceAtMs,
+    hookPid: hookPidOf(ctx),
     now: () => ctx.now(),
   });
   if (stdout !== null) ctx.out(`${stdout}\n`);
+  return 0;
+}
+
+/**
+ * `tma event --drain`: the server's drainer, which the wrapper starts
+ * detached (X10). It needs the server's socket path (`--socket-path`, or
+ * `$TMUX` inside tmux), which keys the spool; without one there is nothing
+ * to drain. Exits 0 on every path, as every hook path does (R10).
+ */
+async function drain(ctx: CommandContext): Promise<number> {
+  const [{ runDrainer }, { socketPathOf }] = await Promise.all([
+    import("../../runtime/hook/drain.ts"),
+    import("../../runtime/daemon_link.ts"),
+  ]);
+  const server = await ctx.server();
+  const socketPath = ctx.globals.socketPath ?? socketPathOf(server, (name) => ctx.env(name), null);
+  if (!socketPath) return 0;
+  await runDrainer({
+    server,
+    socketPath,
+    env: (name) => ctx.env(name),
+    globals: ctx.globals,
+    now: () => ctx.now(),
+  });
   return 0;
 }

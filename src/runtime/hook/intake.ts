@@ -79,6 +79,13 @@ export interface IntakeEventOptions {
   /** The event's action, when the caller already resolved it (else resolved here). */
   action?: HookAction;
   /**
+   * The process that fired the hook, whose ancestry the hand-over check
+   * (D46) and Codex's attribution (X4) walk: this process (`tma event` run
+   * by the wrapper) unless the event was queued, when the wrapper recorded
+   * its parent.
+   */
+  hookPid?: number;
+  /**
    * The first attempt's `list-panes`, when the caller started it early: `tma
    * event` spawns it before this module loads, so tmux answers meanwhile.
    */
@@ -181,7 +188,7 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
           cwd: stringField(payload.fields, ["cwd"]),
           registration,
           reportedTrusted: reported !== undefined &&
-            runsInsidePane(Deno.pid, { table: processes, pane: reported }),
+            runsInsidePane(options.hookPid ?? Deno.pid, { table: processes, pane: reported }),
         });
         if (found.pane === null) return { ...result, note: found.reason };
         pane = panes.find((p) => p.paneId === found.pane);
@@ -332,7 +339,7 @@ async function handover(
   return changedHands({
     pane: context.pane,
     table: processes,
-    hookPid: Deno.pid,
+    hookPid: options.hookPid ?? Deno.pid,
     event: agentProfile(options),
     registered: registered === options.agent
       ? agentProfile(options)

@@ -39,6 +39,11 @@ export interface HookEventRequest {
   env: EnvReader;
   /** The event's evidence time (the process's start). */
   evidenceAtMs: number;
+  /**
+   * The process that fired the hook, when another process than this one
+   * (a daemon's direct stamp of an event it refused); else this process.
+   */
+  hookPid?: number;
   now(): number;
   /** Reads stdin for `--payload -`; tests may pass their own. */
   readStdin?: () => Promise<string>;
@@ -142,6 +147,7 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       settings,
       evidenceAtMs: request.evidenceAtMs,
       now: request.now,
+      hookPid: request.hookPid,
       exitOnSignal: true,
       action,
       listing,
@@ -208,6 +214,7 @@ async function daemonTook(
     pane: request.pane || null,
     firedAt: request.evidenceAtMs,
     payload: rawPayload,
+    hookPid: request.hookPid ?? Deno.pid,
   };
   if (request.env("TMA_NO_DAEMON") || ownsItsProcess(event)) return false;
   const { daemonPaths, handOffEvent, runtimeOwner, socketPathOf } = await import(
@@ -229,35 +236,30 @@ async function daemonTook(
   return false;
 }
 
-/** Stamps what a dead daemon left queued, through the same intake (R2, R13). */
+/** Stamps what a dead daemon or drainer left queued, through the same pass (R2, R13). */
 async function replaySpool(
   request: HookEventRequest,
   server: TmuxServer,
   spool: string,
   log: (text: string) => Promise<void>,
 ): Promise<void> {
-  const [{ claimEntries, coalesce, release }, { ingestRawEvent }] = await Promise.all([
-    import("../spool.ts"),
-    import("./ingest.ts"),
+  const [{ drainOnce }, settings] = await Promise.all([
+    import("./drain.ts"),
+    loadHookSettings({
+      flag: request.globals.config,
+      disabled: request.globals.noConfig,
+      env: request.env,
+    }),
   ]);
-  const settings = await loadHookSettings({
-    flag: request.globals.config,
-    disabled: request.globals.noConfig,
-    env: request.env,
+  const place = { manifestDir: request.globals.manifestDir, env: request.env };
+  await drainOnce(spool, {
+    server,
+    settings,
+    manifestOf: (agent) => loadHookManifest(agent, place),
+    fullManifestOf: (agent) => loadFullManifest(agent, place),
+    now: request.now,
+    log: (line) => log(`replayed: ${line}`),
   });
-  const items = await claimEntries(spool);
-  const events = items.flatMap((item) => item.event === null ? [] : [item.event]);
-  for (const event of coalesce(events)) {
-    const got = await ingestRawEvent(event, {
-      server,
-      settings,
-      manifestOf: (agent) =>
-        loadHookManifest(agent, { manifestDir: request.globals.manifestDir, env: request.env }),
-      now: request.now,
-    });
-    await log(`replayed a queued ${event.agent} ${event.kind} at=${event.firedAt}: ${got.reason}`);
-  }
-  for (const item of items) if (item.event !== null) await release(item.claimed);
 }
 
 /**
