@@ -239,8 +239,10 @@ test({
       );
       assertEquals(mine.length, 1, event);
       assertEquals(mine[0].matcher, undefined);
-      // X10: Claude never waits on a hook but the one that answers (I11).
-      assertEquals(mine[0].hooks[0].async, event === "PermissionRequest" ? undefined : true, event);
+      // X10: Claude runs these in the background; the others go through the wrapper's queue.
+      const async = ["SessionStart", "SessionEnd", "Notification", "Stop", "SubagentStart"]
+        .concat(["SubagentStop"]).includes(event);
+      assertEquals(mine[0].hooks[0].async, async ? true : undefined, event);
     }
     assertEquals(doc.statusLine.padding, 0);
     const { rendered, forwarded } = await runStatusline(

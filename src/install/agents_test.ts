@@ -3,6 +3,7 @@ import { BUNDLED_AGENTS, BUNDLED_INTEGRATIONS } from "../assets/bundled.ts";
 import { parseToml } from "../deps/toml.ts";
 import {
   AGENT_NAMES,
+  ASYNC_EVENTS,
   CLAUDE_EVENTS,
   CODEX_EVENTS,
   CODEX_NOTIFY_EVENT,
@@ -61,4 +62,12 @@ Deno.test("install agents I41, I59: the bundled templates carry the banner and t
 
 Deno.test("install agents I35: every Gemini event tma wires is one Gemini 0.61 accepts", () => {
   assertEquals(GEMINI_EVENTS.filter((e) => !GEMINI_ACCEPTED_EVENTS.includes(e)), []);
+});
+
+Deno.test("ASYNC_EVENTS X10, I11: only wired events, never an event that answers or precedes a PermissionRequest", () => {
+  for (const event of ASYNC_EVENTS.claude) assert(CLAUDE_EVENTS.includes(event), event);
+  for (const event of ["PermissionRequest", "UserPromptSubmit", "PreToolUse", "PostToolUse"]) {
+    assert(!ASYNC_EVENTS.claude.includes(event), event);
+  }
+  assertEquals(Object.keys(ASYNC_EVENTS), ["claude"]);
 });

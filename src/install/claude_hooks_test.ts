@@ -24,7 +24,7 @@ const wiring = {
   asyncEvents: ASYNC_EVENTS.claude,
 };
 
-Deno.test("installClaudeHooks() I11, X10: install adds one unmatched group per event, async but PermissionRequest, and keeps the user's hooks", () => {
+Deno.test("installClaudeHooks() I11, X10: install adds one unmatched group per event, async where the wiring says, and keeps the user's hooks", () => {
   const out = installClaudeHooks(USER, "s.json", wiring);
   const doc = JSON.parse(out.replace(/^\s*\/\/.*$/m, ""));
   for (const event of CLAUDE_EVENTS) {
@@ -34,7 +34,7 @@ Deno.test("installClaudeHooks() I11, X10: install adds one unmatched group per e
     );
     assertEquals(mine.length, 1);
     assertEquals(mine[0].matcher, undefined);
-    assertEquals(mine[0].hooks[0].async, event === "PermissionRequest" ? undefined : true);
+    assertEquals(mine[0].hooks[0].async, ASYNC_EVENTS.claude.includes(event) ? true : undefined);
   }
   assertEquals(doc.hooks.PreToolUse[0].hooks[0].command, "~/bin/guard.sh");
   assertEquals(
