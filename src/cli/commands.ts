@@ -379,6 +379,14 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./commands/daemon.ts"),
   },
   {
+    name: "supervise",
+    summary: "the supervisor of a detached exec action (internal; tma act starts it)",
+    usage: "tma supervise",
+    flags: [],
+    hidden: true,
+    load: () => import("./commands/supervise.ts"),
+  },
+  {
     name: "reload",
     summary: "make this server's daemon reload its config and manifests",
     usage: "tma reload",
