@@ -62,8 +62,8 @@ export const supervisorSpecSchema = z.strictObject({
 export type SupervisorSpec = z.infer<typeof supervisorSpecSchema>;
 
 /**
- * Reads a job from its environment variable; null, with the reason, when
- * absent or malformed.
+ * Reads a job from its environment variable: the job, or the reason (a
+ * string) when it is absent or malformed.
  */
 export function parseSpec(text: string | undefined): SupervisorSpec | string {
   if (text === undefined || text === "") return `${SUPERVISE_ENV} is not set`;
