@@ -34,7 +34,7 @@ tmuxTest(
     assertEquals(published.code, 0, published.stderr);
     const doc = JSON.parse(published.stdout);
     assertEquals([doc.schema, doc.pane, doc.kind, doc.committed], [1, pane, "publish", true]);
-    let options = await agentOptions(t, pane);
+    const options = await agentOptions(t, pane);
     assertEquals(options["@agent_name"], "claude");
     assertEquals(options["@agent_state"], "blocked");
     assertEquals(options["@agent_detail"], "permission");
