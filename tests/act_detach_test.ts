@@ -13,7 +13,10 @@ import { recorder, screen } from "./harness/recorder.ts";
 import { runTma, type ScratchTmux, tmuxTest } from "./harness/tmux.ts";
 import { attachClient, HAS_SCRIPT } from "./harness/client.ts";
 import { fire } from "../src/actions/broker.ts";
-import { parseLock } from "../src/actions/lock.ts";
+import { acquireLock, parseLock } from "../src/actions/lock.ts";
+import { supervise } from "../src/actions/supervise.ts";
+import { defaultConfig } from "../src/core/config/schema.ts";
+import type { CompletionPayload } from "../src/core/action/completion.ts";
 import { parseActionManifest } from "../src/core/manifest/parse.ts";
 import { COMPLETION_KEYS } from "../src/core/action/completion.ts";
 import { brokerEnv } from "./harness/act.ts";
@@ -394,5 +397,52 @@ tmuxTest(
     } finally {
       if (supervisor) killQuietly(supervisor);
     }
+  },
+);
+
+tmuxTest(
+  "supervise() A23, M40: the deadline is wall-clock time: a clock that jumps ahead (a suspend) ends the run at once",
+  async (t) => {
+    const r = await idleClaude(t);
+    const lock = await acquireLock(t.server, {
+      pane: r.pane,
+      name: "bg",
+      timeoutMs: 60_000,
+      nowMs: Date.now(),
+    });
+    assert(lock.held);
+    let jump = 0;
+    const clock = () => Date.now() + jump;
+    const timer = setTimeout(() => jump = 120_000, 400);
+    const notified: CompletionPayload[] = [];
+    const started = performance.now();
+    const running = supervise({
+      action: "bg",
+      pane: r.pane,
+      agent: "claude",
+      nonce: lock.value.nonce,
+      command: "sleep 30",
+      timeout_ms: 60_000,
+      context: {},
+    }, {
+      server: t.server,
+      config: defaultConfig(),
+      env: (name) => Deno.env.get(name),
+      now: clock,
+      notify: (payload) => Promise.resolve(void notified.push(payload)),
+    });
+    // The supervisor adopted the lock under its own pid (here, this process).
+    assert(await eventually(async () => (await lockOf(t, r.pane))?.pid === Deno.pid, 3000));
+    const payload = await running;
+    clearTimeout(timer);
+    const took = performance.now() - started;
+    assertEquals([payload.outcome, payload.exit_code, payload.locator], [
+      "timeout",
+      null,
+      "main:1.0",
+    ]);
+    assert(took < 5000, `a 60 s deadline ended ${took} ms after a 120 s clock jump`);
+    assertEquals(notified, [payload], "one completion");
+    assertEquals(await t.option(r.pane, "@agent_action"), "");
   },
 );
