@@ -7,7 +7,7 @@
  */
 import { assert, assertEquals } from "./harness/assert.ts";
 import { attachClient, clientPane, HAS_SCRIPT } from "./harness/client.ts";
-import { eventually, runtimeDirOf, startDaemon } from "./harness/daemon.ts";
+import { eventually, startDaemon } from "./harness/daemon.ts";
 import { runTma, tmuxTest } from "./harness/tmux.ts";
 import { parseScreenFile } from "../src/core/rules/screen_file.ts";
 
