@@ -14,6 +14,7 @@ import {
   diagnose,
   type DoctorFacts,
   type DoctorPaneFacts,
+  renderDoctor,
   stampIssues,
   statusRunsTma,
 } from "../src/core/doctor.ts";
@@ -446,4 +447,42 @@ tmuxTest("doctor U43: an OpenCode pane's endpoint is probed: answers, or a warni
   } finally {
     await server.shutdown().catch(() => undefined);
   }
+});
+
+Deno.test("doctor U9, U42, U44: a pane the running daemon demoted is tier 1 with its reason, counted", () => {
+  const options = {
+    "@agent_state": "working",
+    "@agent_source": "capture",
+    "@tma_hook_at": "1799999000000",
+    "@tma_demoted": "1799999000000",
+  };
+  const live = { alive: true, socket: "/s", version: "0.1.0" };
+  const demoted = diagnose(facts({ daemon: live, panes: [pane({ options })] }));
+  assertEquals(demoted.agents[0].hook_demoted, true);
+  assertEquals(demoted.agents[0].tier, 1);
+  assertStringIncludes(demoted.agents[0].tier_reason ?? "", "demoted");
+  assertEquals(demoted.counted, 1, "below the tier its manifest supports");
+  const text = renderDoctor(facts({ daemon: live, panes: [pane({ options })] }), demoted);
+  assertStringIncludes(text, "  demoted: hooks silent while the pane printed");
+  // A hook event since (the time moved), or no daemon, and it no longer holds.
+  const resumed = { ...options, "@tma_hook_at": "1799999500000" };
+  assertEquals(
+    diagnose(facts({ daemon: live, panes: [pane({ options: resumed })] })).agents[0].hook_demoted,
+    false,
+  );
+  const gone = diagnose(facts({ panes: [pane({ options })] }));
+  assertEquals([gone.agents[0].hook_demoted, gone.agents[0].tier], [false, 2]);
+});
+
+Deno.test("doctor U14: a daemon of another version is a note with the restart, never counted", () => {
+  const skewed = facts({ daemon: { alive: true, socket: "/s", version: "0.0.9", pid: 4242 } });
+  const d = diagnose(skewed);
+  const note = d.warnings.find((w) => w.topic === "daemon");
+  assert(note && !note.counted, JSON.stringify(d.warnings));
+  assertStringIncludes(note.text, "tma 0.0.9, this is tma 0.1.0");
+  assertStringIncludes(note.text, "kill 4242");
+  assertEquals(d.counted, 0);
+  assertStringIncludes(renderDoctor(skewed, d), "daemon: running (/s, 0.0.9)\n  note: the daemon");
+  const same = diagnose(facts({ daemon: { alive: true, socket: "/s", version: "0.1.0" } }));
+  assertEquals(same.warnings.filter((w) => w.topic === "daemon"), []);
 });

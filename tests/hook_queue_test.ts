@@ -112,7 +112,12 @@ tmuxTest(
     // Deno takes tens of ms to start: the stamp cannot be there yet, the entry is.
     const entries = [...Deno.readDirSync(await spoolOf(t))].map((e) => e.name);
     assert(entries.some((name) => name.endsWith(".ev")), `queued: ${entries.join(" ")}`);
-    const drainers = await tmaProcesses(t);
+    // The drainer passes through sh and the tma launcher before Deno runs mod.ts.
+    let drainers: Awaited<ReturnType<typeof tmaProcesses>> = [];
+    assert(
+      await eventually(async () => (drainers = await tmaProcesses(t)).length > 0, 5_000),
+      "a drainer runs",
+    );
     assertEquals(drainers.length, 1, JSON.stringify(drainers));
     assert(drainers[0].args.includes("--drain"), drainers[0].args);
     assert(drainers[0].args.includes(`--socket-path`), "the drainer targets the hook's server");

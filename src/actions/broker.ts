@@ -208,14 +208,6 @@ async function fireOnce(env: BrokerEnv, request: FireRequest): Promise<FireRepor
         "tma act cannot carry them (fire it from the library with answers)",
     );
   }
-  if (transport.kind === "exec" && action.detach) {
-    return reportOf(request)({ outcome: "error", reason: null }, {
-      view,
-      transport,
-      message: `${action.name} has detach = true, and this build of tma has no supervisor for ` +
-        "detached exec (A23); remove detach to run it synchronously",
-    });
-  }
   const prompt = needsPrint(transport) ? await recordPrompt(env, view) : null;
   const print = prompt?.print ?? null;
   await request.seams?.afterGate?.(view);
@@ -223,7 +215,10 @@ async function fireOnce(env: BrokerEnv, request: FireRequest): Promise<FireRepor
   const lock = await acquireLock(env.server, {
     pane: view.pane,
     name: action.name,
-    timeoutMs: action.timeout_ms,
+    // A detached child holds the lock for its whole run (A23).
+    timeoutMs: transport.kind === "exec" && action.detach
+      ? action.detach_timeout_ms
+      : action.timeout_ms,
     nowMs: env.now(),
   });
   if (!lock.held) {
@@ -240,10 +235,12 @@ async function fireOnce(env: BrokerEnv, request: FireRequest): Promise<FireRepor
       }`,
     }, { view, transport, fingerprint: print });
   }
+  // A detached exec hands the lock to its supervisor, which releases it (A23).
+  let handedOver = false;
   try {
-    return await underLock(env, request, { lock, prompt });
+    return await underLock(env, request, { lock, prompt, handOver: () => handedOver = true });
   } finally {
-    await releaseLock(env.server, lock).catch(() => undefined);
+    if (!handedOver) await releaseLock(env.server, lock).catch(() => undefined);
   }
 }
 
@@ -262,10 +259,18 @@ function refusalOf(
     });
 }
 
+/** The lock a firing holds, and how a detached exec hands it to its supervisor. */
+interface LockHold {
+  lock: HeldLock;
+  prompt: PromptLook | null;
+  /** Called once a supervisor owns the lock: the broker then leaves it held. */
+  handOver(): void;
+}
+
 async function underLock(
   env: BrokerEnv,
   request: FireRequest,
-  held: { lock: HeldLock; prompt: PromptLook | null },
+  held: LockHold,
 ): Promise<FireReport> {
   const { action } = request;
   const force = request.force ?? false;
@@ -285,6 +290,7 @@ async function underLock(
     transport: second.transport,
     print,
     prompt,
+    held,
   });
   const outcome = report.result.outcome;
   if (action.settles && (outcome === "sent" || outcome === "replied")) {
@@ -297,7 +303,13 @@ async function underLock(
 async function deliver(
   env: BrokerEnv,
   request: FireRequest,
-  gated: { view: PaneView; transport: Transport; print: string | null; prompt: PromptLook | null },
+  gated: {
+    view: PaneView;
+    transport: Transport;
+    print: string | null;
+    prompt: PromptLook | null;
+    held: LockHold;
+  },
 ): Promise<FireReport> {
   const { action } = request;
   const force = request.force ?? false;
@@ -362,6 +374,9 @@ async function deliver(
       });
     }
     case "exec": {
+      if (action.detach) {
+        return await detach(env, request, { ...base, transport, held: gated.held });
+      }
       const end = await runExec({
         command: transport.command,
         env: execEnv(view, { action: action.name, args: request.args ?? [] }),
@@ -380,6 +395,71 @@ async function deliver(
       });
     }
   }
+}
+
+/**
+ * A detached exec (A23): starts `tma supervise` on the target's server with
+ * the job and the lock's nonce, and hands it the lock. A supervisor that
+ * cannot start leaves the lock to the broker, which clears it before
+ * returning.
+ */
+async function detach(
+  env: BrokerEnv,
+  request: FireRequest,
+  options: {
+    view: PaneView;
+    transport: Transport & { kind: "exec" };
+    fingerprint: string | null;
+    held: LockHold;
+  },
+): Promise<FireReport> {
+  const { action } = request;
+  const { view, transport, held } = options;
+  const [{ childFlags }, { selfArgv }, { startSupervisor }] = await Promise.all([
+    import("../runtime/daemon_start.ts"),
+    import("./self.ts"),
+    import("./supervise.ts"),
+  ]);
+  const globals = env.childGlobals ?? {};
+  const server = view.socketPath
+    ? childFlags({ ...globals, socketPath: view.socketPath })
+    : serverFlags(env, globals);
+  try {
+    startSupervisor({
+      argv: [...(env.tma ?? selfArgv()), ...server],
+      inherited: Deno.env.toObject(),
+    }, {
+      action: action.name,
+      pane: view.pane,
+      agent: view.agent ?? "",
+      nonce: held.lock.value.nonce,
+      command: transport.command,
+      timeout_ms: action.detach_timeout_ms,
+      context: execEnv(view, { action: action.name, args: request.args ?? [] }),
+    });
+  } catch (error) {
+    return reportOf(request)({ outcome: "error", reason: null }, {
+      ...options,
+      message: `could not start the supervisor of ${action.name}: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    });
+  }
+  held.handOver();
+  return reportOf(request)({ outcome: "spawned", reason: null }, options);
+}
+
+/** The child flags from the broker's own server, when the pane did not say its socket path. */
+function serverFlags(env: BrokerEnv, globals: NonNullable<BrokerEnv["childGlobals"]>): string[] {
+  const server = env.server.socketPath
+    ? ["--socket-path", env.server.socketPath]
+    : env.server.socketName
+    ? ["--socket-name", env.server.socketName]
+    : [];
+  if (globals.noConfig) server.push("--no-config");
+  else if (globals.config) server.push("--config", globals.config);
+  if (globals.manifestDir) server.push("--manifest-dir", globals.manifestDir);
+  return server;
 }
 
 async function deliverKeys(

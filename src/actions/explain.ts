@@ -30,7 +30,13 @@ export type WouldSend =
     fallback_keys: string[];
   }
   | { transport: "api"; method: "POST"; url: string; body: string }
-  | { transport: "exec"; command: string; env: Record<string, string> };
+  | {
+    transport: "exec";
+    command: string;
+    env: Record<string, string>;
+    /** Present for a detached exec: it would run under `tma supervise`, killed after this (A23). */
+    detach_timeout_ms?: number;
+  };
 
 /** A reading with its age. */
 export interface Aged {
@@ -165,6 +171,7 @@ function wouldSend(
         transport: "exec",
         command: transport.command,
         env: execEnv(view, { action: request.action.name, args: request.args ?? [] }),
+        ...(request.action.detach ? { detach_timeout_ms: request.action.detach_timeout_ms } : {}),
       };
   }
 }
@@ -218,9 +225,8 @@ export interface Fireability {
 
 /**
  * The fireability of one action at one view: the gate, a live lock
- * (`locked`), and the two shapes `tma act` cannot fire (a detached exec in
- * this build, a `question-reply` op that needs answers), which are not
- * fireable with a null reason (A37).
+ * (`locked`), and the one shape `tma act` cannot fire (a `question-reply`
+ * op that needs answers), which is not fireable with a null reason (A37).
  */
 export function fireability(
   env: BrokerEnv,
@@ -230,13 +236,6 @@ export function fireability(
   const gate = checkGate(action, gateInput(env, { view, force: false }));
   if (!gate.ok) {
     return { fireable: false, reason: gate.refusal.reason, message: gate.refusal.message };
-  }
-  if (action.kind === "exec" && action.detach) {
-    return {
-      fireable: false,
-      reason: null,
-      message: "detached exec is not supported by this build",
-    };
   }
   if (gate.transport.kind === "api" && gate.transport.op.op === "question-reply") {
     return {

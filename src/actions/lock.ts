@@ -167,3 +167,60 @@ export async function releaseLock(server: TmuxServer, lock: HeldLock): Promise<b
   }]);
   return committed.get(lock.pane) ?? false;
 }
+
+/** Options of `adoptLock`. */
+export interface AdoptOptions {
+  pane: string;
+  /** The nonce of the lock handed over. */
+  nonce: string;
+  /** The adopter's pid, stored in the lock; defaults to this process. */
+  pid?: number;
+  /** The adopter's own expiry; the lock keeps the later of it and the one it had. */
+  expiryMs: number;
+}
+
+/**
+ * Takes over a lock another process took and handed over (the detached-exec
+ * supervisor, A23): rewrites `@agent_action` with this pid only while it
+ * still carries `nonce`, so a lock that expired and was reclaimed meanwhile
+ * is never overwritten. Returns the lock now held, or null when it is no
+ * longer that nonce's (or the pane is gone).
+ *
+ * ```ts
+ * const server = { bin: "tmux", socketName: "work" };
+ * const held = await adoptLock(server, { pane: "%3", nonce: "ab12", expiryMs: Date.now() + 60000 });
+ * if (held) await releaseLock(server, held);
+ * ```
+ */
+export async function adoptLock(
+  server: TmuxServer,
+  options: AdoptOptions,
+): Promise<HeldLock | null> {
+  const current = parseLock(await readLockOption(server, options.pane));
+  if (current === null || current.nonce !== options.nonce) return null;
+  const value: LockValue = {
+    ...current,
+    expiryMs: Math.max(current.expiryMs, Math.floor(options.expiryMs)),
+    pid: options.pid ?? Deno.pid,
+  };
+  const raw = formatLock(value);
+  const committed = await writeChains(server, [{
+    pane: options.pane,
+    guard: releaseGuard(options.nonce),
+    writes: [{ name: LOCK_OPTION, value: raw }],
+  }]);
+  if (!(committed.get(options.pane) ?? false)) return null;
+  return { held: true, pane: options.pane, value, raw };
+}
+
+/**
+ * Whether the pane's lock still carries `nonce`: a release that did not
+ * commit on a live pane failed (P70 `lock_release_failed`).
+ */
+export async function lockCarries(
+  server: TmuxServer,
+  options: { pane: string; nonce: string },
+): Promise<boolean> {
+  const current = parseLock(await readLockOption(server, options.pane).catch(() => null));
+  return current?.nonce === options.nonce;
+}

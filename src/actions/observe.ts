@@ -26,6 +26,13 @@ export interface BrokerEnv {
   auditPath: string | null;
   /** Receives one-line warnings (an audit log that cannot be written). */
   warn?(line: string): void;
+  /**
+   * How a child tma starts (the detached-exec supervisor, A23): the program
+   * and its arguments up to the global flags. Defaults to this program.
+   */
+  tma?: readonly string[];
+  /** The config and manifest flags every child tma gets, beside the target's server (C9). */
+  childGlobals?: { config?: string; noConfig?: boolean; manifestDir?: string };
 }
 
 /**

@@ -30,6 +30,12 @@ export async function brokerEnv(ctx: CommandContext): Promise<BrokerEnv> {
     now: ctx.now,
     auditPath: auditPath(ctx.env),
     warn: (line) => ctx.err(`${line}\n`),
+    // A detached exec's supervisor gets the same config and manifests (C9).
+    childGlobals: {
+      config: ctx.globals.config,
+      noConfig: ctx.globals.noConfig,
+      manifestDir: ctx.globals.manifestDir,
+    },
   };
 }
 

@@ -331,6 +331,7 @@ export const COMMANDS: CommandSpec[] = [
       ["tma debug capture %3 > screen.txt", "save what the detector saw"],
       ["tma debug transitions --json", "the daemon's recent state changes"],
     ],
+    // `stamp` (C100) is an internal test harness: left out of completions.
     args: ["capture", "explain", "classify", "redact", "notify-test", "transitions"],
     flags: [
       { name: "json", kind: "boolean", help: "JSON output (explain)" },
@@ -345,6 +346,17 @@ export const COMMANDS: CommandSpec[] = [
         kind: "string",
         choices: ["blocked", "done", "context_high"],
         help: "which trigger's command (notify-test; default blocked)",
+      },
+      // C100: the stamp harness's flags, for tests; hidden from help.
+      { name: "detail", kind: "string", help: "detail token (stamp)", hidden: true },
+      { name: "source", kind: "string", help: "hook, capture or process (stamp)", hidden: true },
+      { name: "attention", kind: "boolean", help: "raise attention (stamp)", hidden: true },
+      { name: "at", kind: "string", help: "evidence time, epoch ms (stamp)", hidden: true },
+      {
+        name: "if-stamped-at",
+        kind: "string",
+        help: "the guard's @agent_stamped_at (stamp)",
+        hidden: true,
       },
     ],
     load: () => import("./commands/debug.ts"),
@@ -382,6 +394,14 @@ export const COMMANDS: CommandSpec[] = [
       { name: "sweep-ms", kind: "string", help: "the sweep interval in ms", hidden: true },
     ],
     load: () => import("./commands/daemon.ts"),
+  },
+  {
+    name: "supervise",
+    summary: "the supervisor of a detached exec action (internal; tma act starts it)",
+    usage: "tma supervise",
+    flags: [],
+    hidden: true,
+    load: () => import("./commands/supervise.ts"),
   },
   {
     name: "reload",

@@ -6,6 +6,7 @@
  * @module
  */
 import { formatAge } from "./age.ts";
+import { demotionHolds } from "./hook_liveness.ts";
 import { isState } from "./state.ts";
 import { parseEpochMs } from "./time.ts";
 import type { PaneOptions } from "./snapshot.ts";
@@ -54,7 +55,13 @@ export interface DoctorPaneFacts {
 export interface DoctorFacts {
   nowMs: number;
   tmuxVersion: string;
-  daemon: { alive: boolean; socket: string | null; version: string | null };
+  daemon: {
+    alive: boolean;
+    socket: string | null;
+    version: string | null;
+    /** The live daemon's pid, for the restart a version skew calls for (U14). */
+    pid?: number | null;
+  };
   tmaVersion: string;
   lastPollMs: number;
   statusRight: string;
@@ -190,11 +197,17 @@ function supportedTier(status: HookStatus, daemon: boolean): 1 | 2 | 3 {
   return daemon ? 3 : 2;
 }
 
+/** Why a demoted pane is below its tier (U9). */
+const DEMOTED_REASON = "the daemon demoted its hooks: its output moved with no hook event, " +
+  "so its screen is read until a hook fires again";
+
 function agentEntry(pane: DoctorPaneFacts, facts: DoctorFacts): DoctorAgent {
   const o = pane.options;
   const evidenceAt = parseEpochMs(o["@agent_evidence_at"]);
   const wired = pane.hookStatus === "wired";
-  const tier = !wired ? 1 : facts.daemon.alive ? 3 : 2;
+  // The daemon publishes a demotion on the pane (U9); it holds only while one runs.
+  const demoted = facts.daemon.alive && demotionHolds(o);
+  const tier = !wired || demoted ? 1 : facts.daemon.alive ? 3 : 2;
   return {
     pane: pane.pane,
     agent: pane.agent,
@@ -208,13 +221,14 @@ function agentEntry(pane: DoctorPaneFacts, facts: DoctorFacts): DoctorAgent {
     model: o["@agent_model"] || null,
     window_covered: pane.windowCovered,
     endpoint_ok: pane.endpointOk,
-    // Hook demotion is the daemon's (U44); without one no hook is demoted.
-    hook_demoted: false,
+    hook_demoted: demoted,
     tier,
     tier_reason: tier === 3
       ? null
       : tier === 2
       ? "no daemon (hooks are read as each fires; the daemon adds sub-second prompts)"
+      : wired
+      ? DEMOTED_REASON
       : TIER1_REASON[pane.hookStatus as Exclude<HookStatus, "wired">](pane.agent),
   };
 }
@@ -262,6 +276,18 @@ export function diagnose(facts: DoctorFacts): Diagnosis {
   const warnings: Warning[] = [];
   const warn = (topic: string, text: string, counted = true) =>
     warnings.push({ topic, text, counted });
+  const skewed = facts.daemon.alive && facts.daemon.version !== null &&
+    facts.daemon.version !== facts.tmaVersion;
+  if (skewed) {
+    // U14, U44: a latency cost only (a stale daemon refuses what it cannot map), not counted.
+    const pid = facts.daemon.pid ? ` (kill ${facts.daemon.pid})` : "";
+    warn(
+      "daemon",
+      `the daemon runs tma ${facts.daemon.version}, this is tma ${facts.tmaVersion}: restart ` +
+        `it to upgrade: stop it${pid}, then tma daemon --ensure (tma reload keeps the old code)`,
+      false,
+    );
+  }
   if (belowFloor(facts.tmuxVersion)) {
     warn("tmux", `tmux ${facts.tmuxVersion} is older than 3.3, the oldest tma supports`, false);
   }
@@ -415,6 +441,7 @@ export function renderDoctor(facts: DoctorFacts, diagnosis: Diagnosis): string {
       ? `daemon: running (${facts.daemon.socket}, ${facts.daemon.version})`
       : "daemon: no daemon (not counted; every surface works without it)",
   );
+  for (const w of byTopic("daemon")) lines.push(`  ${mark(w)}`);
   const age = json.ambient_driver.last_poll_age_ms;
   const driver = statusRunsTma(facts.statusRight)
     ? "status-right runs tma status"
@@ -474,6 +501,12 @@ export function renderDoctor(facts: DoctorFacts, diagnosis: Diagnosis): string {
     lines.push(`${pane.pane} ${pane.agent} ${pane.locator}: tier ${entry.tier}, ${stamp}`);
     lines.push(`  hooks: ${entry.hook_status.replace("_", " ")}`);
     if (entry.tier_reason) lines.push(`  not tier ${entry.tier + 1}: ${entry.tier_reason}`);
+    if (entry.hook_demoted) {
+      lines.push(
+        `  demoted: hooks silent while the pane printed; check them with ` +
+          `tma install-hooks --check ${pane.agent}`,
+      );
+    }
     if (entry.statusline !== null) {
       lines.push(`  statusline: ${entry.statusline.replace("_", " ")}`);
     }

@@ -62,6 +62,11 @@ export interface FoldInput {
   scrolled: boolean;
   nowMs: number;
   windows: FoldWindows;
+  /**
+   * The daemon demoted the pane's hooks (U9): its hook claim is not
+   * evidence against the screen until a hook event lands again.
+   */
+  hookDemoted?: boolean;
 }
 
 /** The evidence that decided a verdict. */
@@ -120,7 +125,8 @@ export function fold(input: FoldInput): Verdict {
   const episodeReset = replaced || replacedAgent;
   // A hook claim belongs to the process that made it: a replaced agent's
   // claim is not evidence about the new one.
-  const hook = !episodeReset && prior.source === "hook" && prior.state !== null
+  const hook = !episodeReset && !input.hookDemoted && prior.source === "hook" &&
+      prior.state !== null
     ? { state: prior.state, detail: prior.detail, at: prior.evidenceAt ?? 0 }
     : null;
   const base = { episodeReset };

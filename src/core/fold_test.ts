@@ -396,3 +396,11 @@ Deno.test("fold() D67: a title that still claims blocked keeps the claim, whatev
   }));
   assertEquals([v.action, v.state, v.detail, v.source], ["hold", "blocked", "permission", "hook"]);
 });
+
+Deno.test("fold() U9: a demoted pane's fresh hook claim is no evidence: the capture publishes", () => {
+  const fresh = stamped("idle", "hook", NOW - 10_000);
+  const workingChrome = { best: claim("working"), historyView: null };
+  assertEquals(fold(input(fresh, { screen: workingChrome })).action, "hold");
+  const v = fold(input(fresh, { screen: workingChrome, hookDemoted: true }));
+  assertEquals([v.action, v.state, v.source], ["publish", "working", "capture"]);
+});

@@ -43,6 +43,7 @@ export const PANE_OPTIONS = [
   "@tma_fg",
   "@tma_hook_at",
   "@tma_delivered",
+  "@tma_demoted",
 ] as const;
 
 /** The name of one pane option tma reads. */

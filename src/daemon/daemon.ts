@@ -18,6 +18,7 @@ import type { AgentRow } from "../core/rows.ts";
 import { TransitionRing } from "../core/transitions.ts";
 import { loadConfig } from "../runtime/config/load.ts";
 import { listAgents } from "../runtime/cycle/listing.ts";
+import type { CycleResult } from "../runtime/cycle/run.ts";
 import type { DaemonPaths } from "../runtime/daemon_link.ts";
 import { drainOnce } from "../runtime/hook/drain.ts";
 import { type IngestContext, ingestRawEvent } from "../runtime/hook/ingest.ts";
@@ -28,6 +29,7 @@ import { stampedRows } from "../runtime/surface.ts";
 import { ControlClient, listSessionIds, setServerOptions } from "../tmux/control.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
 import { listPanes } from "../tmux/panes.ts";
+import { Demotions } from "./demotion.ts";
 import { DaemonSocket } from "./socket.ts";
 
 /** The server-wide options the daemon keeps (X6). */
@@ -86,6 +88,8 @@ export class Daemon {
   #skipped = new Set<string>();
   #pool = new Map<string, ControlClient>();
   #edges = new QuietEdges();
+  /** Hook-liveness demotion (U9), counted on the quiet edges' tracker. */
+  #demotions = new Demotions(this.#edges);
   #known = new Map<string, Known>();
   #nonAgentUntil = new Map<string, number>();
   #recheckAt = new Map<string, number>();
@@ -313,7 +317,7 @@ export class Daemon {
         if ((this.#nonAgentUntil.get(pane) ?? 0) <= now) discover = true;
         continue;
       }
-      if (!known.hookSourced) force.push(pane);
+      if (!known.hookSourced || this.#demotions.due(pane, this.#config)) force.push(pane);
       else if (known.state === "working") this.#recheckAt.set(pane, now + CONTRADICTION_MS);
     }
     for (const [pane, at] of this.#recheckAt) {
@@ -344,13 +348,17 @@ export class Daemon {
   async #cycle(reason: string, force: ReadonlySet<string>): Promise<void> {
     if (this.#stopping) return;
     const now = this.#o.now();
+    const config = this.#config;
     const listing = await listAgents({
       server: this.#o.server,
       models: this.#models,
-      config: this.#config,
+      config,
       now: this.#o.now,
       git: false,
       forceCapture: force,
+      unguarded: (pane, prior) => this.#demotions.judge(pane, prior, { config, nowMs: now }),
+      // U16: notifications go out before the input clear, so no completion is cleared unannounced.
+      beforeInputClear: (cycle) => this.#dispatchCycle(cycle),
     });
     const live = new Set(listing.cycle.panes.map((p) => p.paneId));
     const agents = new Set<string>();
@@ -373,13 +381,21 @@ export class Daemon {
     }
     if (this.#ring.closeMissing(live, now, reason).length > 0) changed = true;
     for (const pane of this.#edges.panes()) if (!live.has(pane)) this.#edges.forget(pane);
+    for (const pane of this.#demotions.panes()) if (!agents.has(pane)) this.#demotions.forget(pane);
+    await this.#demotions.publish(this.#o.server, listing.cycle.outcomes)
+      .catch((error) => this.#o.log(`tma daemon: demotion marker: ${message(error)}`));
     for (const pane of this.#nonAgentUntil.keys()) {
       if (!live.has(pane)) this.#nonAgentUntil.delete(pane);
     }
     if (listing.cycle.stats.writes > 0) changed = true;
-    // U25: a running daemon dispatches on every detection path, and only it.
+    await this.#publishStatus(listing.rows, now);
+    if (changed) this.#hint();
+  }
+
+  /** U25: a running daemon dispatches on every detection path, and only it. */
+  async #dispatchCycle(cycle: CycleResult): Promise<void> {
     const { dispatchCycle } = await import("../runtime/notify/from_cycle.ts");
-    await dispatchCycle(listing.cycle, {
+    await dispatchCycle(cycle, {
       server: this.#o.server,
       config: this.#config,
       models: this.#models,
@@ -387,8 +403,6 @@ export class Daemon {
       now: this.#o.now,
       byDaemon: true,
     }).catch((error) => this.#o.log(`tma daemon: notify: ${message(error)}`));
-    await this.#publishStatus(listing.rows, now);
-    if (changed) this.#hint();
   }
 
   /** Keeps `@tma_status` equal to what `tma status` prints, and its refresh time (X6). */

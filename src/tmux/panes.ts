@@ -107,7 +107,9 @@ export async function listPane(server: TmuxServer, pane: string): Promise<PaneFa
     { allowFailure: true },
   );
   if (code !== 0) return null;
-  return parsePaneLines(stdout)[0] ?? null;
+  // tmux 3.3a answers a target that no longer exists with exit 0 and empty fields.
+  const facts = parsePaneLines(stdout)[0];
+  return facts && facts.paneId !== "" ? facts : null;
 }
 
 /** Parses the output of the pane format; malformed lines are skipped. */

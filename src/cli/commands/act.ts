@@ -120,7 +120,10 @@ function describe(ctx: CommandContext, report: FireReport, options: { json: bool
   const r = report.result;
   const who = `${r.action} at ${r.pane}${report.agent ? ` (${report.agent})` : ""}`;
   if (r.exit_code === 0) {
-    if (!options.json && report.transport !== "exec") ctx.out(`${who}: ${r.outcome}\n`);
+    // A sync exec speaks for itself; a detached one is told apart by its outcome.
+    if (!options.json && (report.transport !== "exec" || r.outcome === "spawned")) {
+      ctx.out(`${who}: ${r.outcome}\n`);
+    }
     return;
   }
   const reason = r.reason ? `: ${r.reason}` : "";
@@ -203,6 +206,9 @@ function printDryRun(
         break;
       case "exec":
         ctx.out(`  would run: sh -c ${JSON.stringify(w.command)}\n`);
+        if (w.detach_timeout_ms !== undefined) {
+          ctx.out(`  detached, under tma supervise; killed after ${w.detach_timeout_ms} ms\n`);
+        }
         for (const [k, v] of Object.entries(w.env)) ctx.out(`    ${k}=${JSON.stringify(v)}\n`);
         break;
     }

@@ -3,7 +3,8 @@
  * prints what the detector saw in fixture format, `explain` every fact and
  * rule behind a pane's verdict, `classify` a capture offline, and `redact`
  * makes a capture safe to commit; `notify-test` runs the notify command
- * against a synthesized payload (C99).
+ * against a synthesized payload (C99); `stamp` applies one guarded stamp by
+ * hand, for tests (C100).
  * @module
  */
 import { UsageError } from "../../core/errors.ts";
@@ -27,9 +28,11 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
       return await transitions(ctx, boolFlag(args.flags, "json"));
     case "notify-test":
       return await (await import("./notify_test.ts")).notifyTest(ctx, args);
+    case "stamp":
+      return await (await import("./debug_stamp.ts")).debugStamp(ctx, args);
     default:
       throw new UsageError(
-        `debug needs a subcommand: capture PANE, explain PANE, classify FILE, redact FILE, notify-test, transitions (got ${
+        `debug needs a subcommand: capture PANE, explain PANE, classify FILE, redact FILE, notify-test, transitions, stamp PANE KIND (got ${
           sub ? `"${sub}"` : "none"
         })`,
       );

@@ -171,8 +171,7 @@ async function gather(
   return {
     nowMs: ctx.now(),
     tmuxVersion: tmux.version,
-    // The daemon (issue 17) has not landed: only its own command may load it.
-    daemon: { alive: false, socket: null, version: null },
+    daemon: await daemonFacts(ctx, server),
     tmaVersion: ENGINE_VERSION,
     lastPollMs: Math.max(0, ...panes.map((p) => p.lastPollMs)),
     statusRight: tmux.statusRight,
@@ -205,6 +204,25 @@ async function gather(
     hookGates: wiring.gates,
     panes: paneFacts,
   };
+}
+
+/**
+ * This server's daemon as its files say (U3, U14): alive when its socket
+ * answers, with the version its lock records. Read without loading the
+ * daemon (R13).
+ */
+async function daemonFacts(
+  ctx: CommandContext,
+  server: TmuxServer,
+): Promise<DoctorFacts["daemon"]> {
+  const [{ daemonOf }, { liveDaemon }] = await Promise.all([
+    import("../../runtime/daemon_start.ts"),
+    import("../../runtime/daemon_link.ts"),
+  ]);
+  const found = await daemonOf(server, (name) => ctx.env(name)).catch(() => null);
+  const live = found === null ? null : await liveDaemon(found.paths);
+  if (found === null || live === null) return { alive: false, socket: null, version: null };
+  return { alive: true, socket: found.paths.sock, version: live.version || null, pid: live.pid };
 }
 
 /** Runs the command. */

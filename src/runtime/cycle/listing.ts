@@ -10,7 +10,7 @@ import { matches, type Selector } from "../../core/selector.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
 import { fromPollOn } from "../notify/who.ts";
 import type { EnvReader } from "../paths.ts";
-import { type CycleResult, runCycle } from "./run.ts";
+import { type CycleOptions, type CycleResult, runCycle } from "./run.ts";
 import type { StartedSnapshot } from "./snapshot_start.ts";
 import { hostName } from "../host.ts";
 import type { GitLabeler } from "./git.ts";
@@ -42,6 +42,10 @@ export interface ListOptions {
   labeler?: GitLabeler;
   /** Capture these panes even when D54 would skip them (the daemon's quiet edges, U7). */
   forceCapture?: ReadonlySet<string>;
+  /** Panes whose hook claim their fold leaves out (the daemon's demotion, U9). */
+  unguarded?: CycleOptions["unguarded"];
+  /** Runs between the cycle's stamps and its input clear (the daemon's dispatch, U16). */
+  beforeInputClear?: CycleOptions["beforeInputClear"];
 }
 
 /** The rows of a listing and the cycle behind them. */
@@ -66,6 +70,8 @@ export async function listAgents(options: ListOptions): Promise<Listing> {
     stampedeGuard: options.stampedeGuard,
     snapshot: options.snapshot,
     forceCapture: options.forceCapture,
+    unguarded: options.unguarded,
+    beforeInputClear: options.beforeInputClear,
   });
   // Git labels load their code only when a surface asks for them.
   const labeler = options.git

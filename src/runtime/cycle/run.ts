@@ -90,6 +90,18 @@ export interface CycleOptions {
    * attached client's status line polls at once.
    */
   stampedeGuard?: boolean;
+  /**
+   * Whether a pane's hook claim is left out of its fold: the daemon's
+   * hook-liveness demotion (U9), judged against the stamp as this cycle
+   * read it.
+   */
+  unguarded?: (pane: PaneFacts, prior: Stamp) => boolean;
+  /**
+   * Runs once the cycle's stamps are written and before the attention clear
+   * by input (D58): the daemon dispatches its notifications here, so a
+   * completion is announced before input can clear it (U16).
+   */
+  beforeInputClear?: (cycle: CycleResult) => Promise<void>;
 }
 
 const SHELLS = new Set(["bash", "zsh", "sh", "fish", "dash", "ksh", "tcsh", "csh", "nu", "elvish"]);
@@ -142,6 +154,7 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
     identity: Identity;
     prior: Stamp;
     capture: boolean;
+    unguarded: boolean;
   }
   const pending: Pending[] = [];
   const chains: WriteChain[] = [];
@@ -167,7 +180,8 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
     const capture = options.forceCapture?.has(pane.paneId) && identity.source === "observed"
       ? true
       : needsCapture(pane, { prior, identity, nowMs, windows: options.windows });
-    pending.push({ pane, identity, prior, capture });
+    const unguarded = options.unguarded?.(pane, prior) ?? false;
+    pending.push({ pane, identity, prior, capture, unguarded });
   }
 
   const toCapture = pending.filter((p) =>
@@ -197,6 +211,7 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
       scrolled: item.pane.scrollPosition > 0,
       nowMs,
       windows: options.windows,
+      hookDemoted: item.unguarded,
     });
     const writes = planWrites(verdict, {
       pane: item.pane,
@@ -246,9 +261,7 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
     if (chains.some((chain) => chain.writes.length > 0)) tmuxCalls++;
   }
   for (const outcome of outcomes) outcome.committed = committed.get(outcome.pane.paneId) ?? false;
-  // issue 15: attention cleared by input (D58), after the stamps are written.
-  if (!options.dryRun) tmuxCalls += await clearInputSeen(options.server, outcomes);
-  return {
+  const result: CycleResult = {
     outcomes,
     panes,
     stats: {
@@ -258,10 +271,15 @@ export async function runCycle(options: CycleOptions): Promise<CycleResult> {
       captureSkipped: pending.length - toCapture.length,
       tmuxCalls,
       writes: chains.reduce((n, c) => n + c.writes.length, 0),
-      ms: Math.round(performance.now() - started),
+      ms: 0,
       skipped: false,
     },
   };
+  await options.beforeInputClear?.(result);
+  // issue 15: attention cleared by input (D58), after the stamps are written.
+  if (!options.dryRun) result.stats.tmuxCalls += await clearInputSeen(options.server, outcomes);
+  result.stats.ms = Math.round(performance.now() - started);
+  return result;
 }
 
 /**

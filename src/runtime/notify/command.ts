@@ -22,6 +22,7 @@
  * ```
  * @module
  */
+import { COMPLETION_ENV_NAMES } from "../../core/action/completion.ts";
 import { PAYLOAD_ENV_NAMES } from "../../core/notify/payload.ts";
 import type { EnvReader } from "../paths.ts";
 import {
@@ -50,14 +51,19 @@ const WRAPPER = [
   "fi",
 ].join("\n");
 
-/** tma's environment minus inherited payload variables, plus this fire's. */
+/**
+ * tma's environment minus inherited payload variables (a state fire's and a
+ * detached completion's, A24), plus this fire's.
+ */
 export function commandEnv(
   inherited: Record<string, string>,
   payloadEnv: Record<string, string>,
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(inherited)) {
-    if (!PAYLOAD_ENV_NAMES.includes(name)) env[name] = value;
+    if (!PAYLOAD_ENV_NAMES.includes(name) && !COMPLETION_ENV_NAMES.includes(name)) {
+      env[name] = value;
+    }
   }
   return { ...env, ...payloadEnv };
 }
