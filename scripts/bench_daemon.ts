@@ -10,7 +10,10 @@
  *   polling through `#(tma status)` on an attached client;
  * - (c) the daemon's CPU seconds over 60 s with 100 idle stand-in panes, and
  *   with 10 panes printing 20 lines a second;
- * - (d) its peak memory (VmHWM) at 100 panes.
+ * - (d) its peak memory (VmHWM) at 100 panes;
+ * - (e) how soon `tma wait` returns after the daemon's transition it was
+ *   woken for (U11: a push, then the waiter's own cycle), beside the same
+ *   wait with no daemon (its own one-second cycle).
  *
  * CPU and memory read `/proc` (Linux); elsewhere they are skipped.
  * @module
@@ -20,7 +23,8 @@ import { parseScreenFile } from "../src/core/rules/screen_file.ts";
 import { liveDaemon } from "../src/runtime/daemon_link.ts";
 import { startDaemon, type TestDaemon } from "../tests/harness/daemon.ts";
 import { attachClient } from "../tests/harness/client.ts";
-import { type ScratchTmux, tmaCommand, withScratchTmux } from "../tests/harness/tmux.ts";
+import { type ScratchTmux, startTma, tmaCommand, withScratchTmux } from "../tests/harness/tmux.ts";
+import { fireHook, payload, quietPane, tmaScript } from "../tests/harness/hook.ts";
 import { middle, timed } from "./bench_pairs.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;
@@ -252,11 +256,92 @@ function round(n: number): number {
   return Number(n.toFixed(3));
 }
 
+/** The daemon's transition ring (`tma debug transitions --json`), or an empty one. */
+async function transitions(t: ScratchTmux): Promise<{ transitions?: unknown[] }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      ...RUN_PERMISSIONS,
+      `${REPO}mod.ts`,
+      "--socket-name",
+      t.socketName,
+      "debug",
+      "transitions",
+      "--json",
+    ],
+    env: t.env(),
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  try {
+    return JSON.parse(new TextDecoder().decode(out.stdout));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Milliseconds from a pane's working -> idle transition (a Stop hook fired
+ * through the wrapper) to `tma wait --until idle` exiting, `runs` times.
+ * With a daemon the transition's time is the daemon's ring entry; without,
+ * it is when the hook's stamp became visible.
+ */
+async function waitLatencies(t: ScratchTmux, daemon: TestDaemon | null, runs: number) {
+  const pane = await quietPane(t);
+  const bin = await tmaScript(t);
+  const fire = (event: string) =>
+    fireHook(t, { agent: "claude", event, pane, bin, stdin: payload("claude", event) });
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await fire("PreToolUse");
+    const wait = startTma(t, ["wait", "--pane", pane, "--until", "idle"]);
+    // Let the waiter reach its sleep, off its one-second cadence.
+    await new Promise((r) => setTimeout(r, 1500 + 137 * i));
+    await fire("Stop");
+    const stampedAt = Date.now();
+    await wait.done;
+    const returned = Date.now();
+    let at = stampedAt;
+    if (daemon !== null) {
+      const ring = await transitions(t);
+      const idle = (ring.transitions as { pane: string; to: string; at: number }[] ?? [])
+        .filter((x) => x.pane === pane && x.to === "idle").pop();
+      if (idle) at = idle.at;
+    }
+    out.push(returned - at);
+  }
+  return out;
+}
+
+/** (e) `tma wait` woken by the daemon, beside the same wait polling alone. */
+export async function waitFigures() {
+  const runs = Math.max(3, Math.ceil(RUNS / 3));
+  const woken = await withScratchTmux(async (t) => {
+    const daemon = await startDaemon(t, { args: ["--sweep-ms", "600000"] });
+    try {
+      return await waitLatencies(t, daemon, runs);
+    } finally {
+      await daemon.stop();
+    }
+  });
+  const polling = await withScratchTmux((t) => waitLatencies(t, null, runs));
+  return {
+    woken_by_daemon_ms: round(middle(woken)),
+    woken_runs: woken.map(Math.round),
+    polling_alone_ms: round(middle(polling)),
+    polling_runs: polling.map(Math.round),
+    budget_ms: 300,
+  };
+}
+
 /** Every daemon figure. */
 export async function benchDaemon(): Promise<Record<string, unknown>> {
   return {
     hook: await hookFigures(),
     latency: await latencyFigures(),
+    wait: await waitFigures(),
     resources: await resourceFigures(),
   };
 }

@@ -565,3 +565,33 @@ tmuxTest(
     }
   },
 );
+
+tmuxTest(
+  "tma daemon C102, X6: clearing a pane's attention refreshes @tma_status without a sweep",
+  async (t) => {
+    const pane = await quietPane(t);
+    const fire = await claudeFires(t);
+    const daemon = await startDaemon(t, { args: ["--sweep-ms", "600000"] });
+    const status = async () => (await t.tmux("show-options", "-sqv", "@tma_status")).trim();
+    try {
+      await fire("UserPromptSubmit", pane, "UserPromptSubmit");
+      await fire("Stop", pane, "Stop");
+      assert(
+        await eventually(async () => (await status()).includes("tma:done"), 8000),
+        `the done pane is counted: ${await status()}`,
+      );
+      // What a focus hook runs; the daemon hears the flag change through its control client.
+      assertEquals((await tma(t, ["clear-attention", pane])).code, 0);
+      assertEquals((await agentOptions(t, pane))["@agent_attention"], undefined);
+      assert(
+        await eventually(async () => {
+          const now = await status();
+          return now.includes("tma:idle") && !now.includes("tma:done");
+        }, 5000),
+        `@tma_status still counts it done: ${await status()}`,
+      );
+    } finally {
+      await daemon.stop();
+    }
+  },
+);

@@ -47,6 +47,10 @@ const PUSH_COALESCE_MS = 100;
 const QUIET_TICK_MS = 100;
 /** The behaviour probe's limit (U4). */
 const PROBE_MS = 2000;
+/** The format the control clients watch on every pane: attention moves the done count (C102). */
+const ATTENTION_SUBSCRIPTION = { "tma-attention": "#{@agent_attention}" };
+/** Attention changes within this window are one refresh. */
+const REFRESH_COALESCE_MS = 100;
 /** How soon spool entries still being written are looked at again. */
 const SPOOL_BUSY_RETRY_MS = 10;
 /** The sweep when the probe fails (U4). */
@@ -167,6 +171,7 @@ export class Daemon {
     this.#stopping = true;
     for (const timer of this.#timers) clearInterval(timer);
     if (this.#pushTimer !== null) clearTimeout(this.#pushTimer);
+    if (this.#refreshTimer !== null) clearTimeout(this.#refreshTimer);
     try {
       this.#watcher?.close();
     } catch {
@@ -281,8 +286,9 @@ export class Daemon {
         new ControlClient(this.#o.server, id, {
           output: (pane) => this.#onOutput(pane),
           lifecycle: () => this.#onLifecycle(),
+          subscription: () => this.#onAttentionChange(),
           exit: () => this.#onLifecycle(),
-        }),
+        }, ATTENTION_SUBSCRIPTION),
       );
     }
     return ids;
@@ -292,6 +298,22 @@ export class Daemon {
     const now = this.#o.now();
     this.#edges.output(pane, now);
     this.#recheckAt.delete(pane);
+  }
+
+  #refreshTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * A pane's attention flag changed (C102): a focus hook's
+   * `clear-attention`, or any other writer. The status line's done count
+   * and the watchers depend on it, so the daemon re-reads the stamps,
+   * republishes `@tma_status` and wakes its subscribers, once per burst.
+   */
+  #onAttentionChange(): void {
+    if (this.#stopping || this.#refreshTimer !== null) return;
+    this.#refreshTimer = setTimeout(() => {
+      this.#refreshTimer = null;
+      this.#enqueueEvent(() => this.#afterEvents());
+    }, REFRESH_COALESCE_MS);
   }
 
   #lifecycleTimer: ReturnType<typeof setTimeout> | null = null;

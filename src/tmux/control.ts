@@ -4,8 +4,9 @@
  * place that spawns tmux: the daemon reaches it only through here.
  *
  * Only what the daemon acts on is decoded: which pane printed (`%output`),
- * the lifecycle notices that change the pane set, and the client's end. The
- * bytes a pane printed are never decoded (a capture reads the screen).
+ * the lifecycle notices that change the pane set, a format subscription's
+ * changes (`refresh-client -B`, tmux 3.2+), and the client's end. The bytes
+ * a pane printed are never decoded (a capture reads the screen).
  * @module
  */
 import { runTmux, serverArgs, type TmuxServer } from "./exec.ts";
@@ -16,6 +17,11 @@ export interface ControlEvents {
   output(pane: string): void;
   /** A notice that may change the set of panes or sessions (`%window-add`, ...). */
   lifecycle(notice: string): void;
+  /**
+   * A subscribed format changed its value on a pane of the session (tmux
+   * checks about once a second, and reports every pane once on subscribing).
+   */
+  subscription?(name: string, pane: string): void;
   /** The client ended (its session closed, the server exited, or it was closed). */
   exit(): void;
 }
@@ -43,7 +49,17 @@ export class ControlClient {
   readonly ready: Promise<boolean>;
   #readyResolve!: (ok: boolean) => void;
 
-  constructor(server: TmuxServer, session: string, events: ControlEvents) {
+  /**
+   * Attaches to `session`. `subscriptions` names formats to watch on every
+   * pane of the session (`name` to format), reported through
+   * `events.subscription`.
+   */
+  constructor(
+    server: TmuxServer,
+    session: string,
+    events: ControlEvents,
+    subscriptions: Readonly<Record<string, string>> = {},
+  ) {
     this.session = session;
     this.ready = new Promise((resolve) => this.#readyResolve = resolve);
     // ignore-size: the control client must never shrink the user's windows.
@@ -68,6 +84,19 @@ export class ControlClient {
       events.exit();
     });
     this.#child.status.catch(() => undefined);
+    this.#subscribe(subscriptions);
+  }
+
+  /** Sends one `refresh-client -B` per subscription (quoted: `#` would start a comment). */
+  #subscribe(subscriptions: Readonly<Record<string, string>>): void {
+    const lines = Object.entries(subscriptions).map(([name, format]) =>
+      `refresh-client -B '${name}:%*:${format.replaceAll("'", "")}'\n`
+    );
+    if (lines.length === 0) return;
+    const writer = this.#child.stdin.getWriter();
+    writer.write(new TextEncoder().encode(lines.join("")))
+      .catch(() => undefined)
+      .finally(() => writer.releaseLock());
   }
 
   async #read(events: ControlEvents): Promise<void> {
@@ -101,6 +130,12 @@ export class ControlClient {
     }
     if (line.startsWith("%end ") || line.startsWith("%error ")) {
       this.#readyResolve(true);
+      return;
+    }
+    if (line.startsWith("%subscription-changed ")) {
+      // %subscription-changed NAME $session @window index %pane ... : value
+      const [, name, , , , pane] = line.split(" ", 6);
+      if (name && pane?.startsWith("%")) events.subscription?.(name, pane);
       return;
     }
     const word = line.split(" ", 1)[0];

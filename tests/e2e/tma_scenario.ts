@@ -64,6 +64,8 @@ export interface Latency {
 export interface ScenarioReport {
   agent: AgentName;
   mode: Mode;
+  /** The walk ran with a tma daemon on its scratch server (issue 17). */
+  daemon: boolean;
   checks: Check[];
   latencies: Latency[];
   notes: string[];
@@ -76,6 +78,8 @@ export interface ScenarioOptions {
   root: string;
   mock: MockModel;
   tmux: ScratchTmux;
+  /** Run the walk with a tma daemon on the scratch server (default: `TMA_E2E_DAEMON=1`). */
+  daemon?: boolean;
   /** Known gaps: check name → the reason (a failure there does not fail the test). */
   gaps?: Record<string, string>;
   /** Bound of each wait. */
@@ -138,7 +142,14 @@ class Walk {
     readonly bound: number,
   ) {
     const { agent, mode } = options;
-    this.report = { agent, mode, checks: [], latencies: [], notes: [] };
+    this.report = {
+      agent,
+      mode,
+      daemon: options.daemon ?? Deno.env.get("TMA_E2E_DAEMON") === "1",
+      checks: [],
+      latencies: [],
+      notes: [],
+    };
     this.driver = AGENTS[agent];
     this.covers = mode === "hooks" ? hookCovers(agent) : [];
   }
@@ -297,7 +308,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRep
   // issue 17: TMA_E2E_DAEMON=1 runs the walk with a tma daemon on the scratch server; the pane's
   // hooks and every tma command find it (and, without it, the hooks' spool and drainer, X10)
   // through the same scratch runtime folder.
-  const daemon = Deno.env.get("TMA_E2E_DAEMON") === "1";
+  const daemon = options.daemon ?? Deno.env.get("TMA_E2E_DAEMON") === "1";
   extraEnv.XDG_RUNTIME_DIR = `${run.dir}/run`;
   await Deno.mkdir(extraEnv.XDG_RUNTIME_DIR, { recursive: true });
   run.env.XDG_RUNTIME_DIR = extraEnv.XDG_RUNTIME_DIR;
@@ -790,6 +801,11 @@ export function median(values: number[]): number | undefined {
 }
 
 /** A plain-text table of every report: the latencies per agent and mode, then the checks. */
+/** How a walk is named in the summary: `claude/hooks`, `codex/screen+daemon`. */
+function walkName(r: ScenarioReport): string {
+  return `${r.agent}/${r.mode}${r.daemon ? "+daemon" : ""}`;
+}
+
 export function summaryTable(reports: ScenarioReport[]): string {
   const lines: string[] = [];
   lines.push("tma e2e: seconds from the screen change to the tma ls state (median where several)");
@@ -799,13 +815,13 @@ export function summaryTable(reports: ScenarioReport[]): string {
       const m = median(r.latencies.filter((l) => l.step === step).map((l) => l.seconds));
       return (m === undefined ? "-" : m.toFixed(2)).padStart(12);
     });
-    lines.push([`${r.agent}/${r.mode}`.padEnd(16), ...cells].join(""));
+    lines.push([walkName(r).padEnd(16), ...cells].join(""));
   }
   lines.push("");
   for (const r of reports) {
     const failed = r.checks.filter((c) => !c.ok);
     lines.push(
-      `${r.agent}/${r.mode}: ${r.checks.length - failed.length}/${r.checks.length} checks pass`,
+      `${walkName(r)}: ${r.checks.length - failed.length}/${r.checks.length} checks pass`,
     );
     for (const c of failed) {
       lines.push(`  FAIL ${c.name}: ${c.detail}${c.gap ? ` [known gap: ${c.gap}]` : ""}`);

@@ -6,8 +6,10 @@
  * interrupt, compact, question_reject where the agent declares it), done. The walk is in
  * `tma_scenario.ts`; the last test prints a table of checks and screen-to-state seconds.
  *
+ * Two walks run again with a tma daemon on their scratch server (issue 17): Claude with hooks and
+ * Codex without (a hookless agent, whose prompts the daemon sees through its control clients).
  * Narrow a run with `TMA_E2E_AGENTS=claude,pi` and `TMA_E2E_MODES=hooks`; `TMA_E2E_DAEMON=1` runs
- * every walk with a tma daemon on its scratch server (issue 17). Run with `deno task e2e`.
+ * every walk with a daemon instead. Run with `deno task e2e`.
  */
 
 import { AGENT_NAMES, AGENT_PINS, agentBin, type AgentName } from "./pins.ts";
@@ -41,34 +43,59 @@ const MODES: readonly Mode[] = ["hooks", "screen"];
 const reports: ScenarioReport[] = [];
 const started = Date.now();
 
+/** The walks that run again with a daemon (issue 17), unless every walk already does. */
+const DAEMON_WALKS: readonly [AgentName, Mode][] = [["claude", "hooks"], ["codex", "screen"]];
+
+const everyWalkDaemon = Deno.env.get("TMA_E2E_DAEMON") === "1";
+const walks: { agent: AgentName; mode: Mode; daemon: boolean }[] = [];
 for (const agent of listFromEnv<AgentName>("TMA_E2E_AGENTS", AGENT_NAMES)) {
   for (const mode of listFromEnv<Mode>("TMA_E2E_MODES", MODES)) {
-    Deno.test({
-      name: `e2e: tma states of ${agent} ${AGENT_PINS[agent].version} (${mode}${
-        Deno.env.get("TMA_E2E_DAEMON") === "1" ? ", daemon" : ""
-      })`,
-      ignore: !installed(agentBin(agent)),
-      sanitizeResources: false,
-      sanitizeOps: false,
-      async fn() {
-        const log = (line: string) => console.log(`  [${agent}/${mode}] ${line}`);
-        const report = await withE2eSession(
-          ({ root, mock, tmux }) =>
-            runScenario({ agent, mode, root, mock, tmux, gaps: KNOWN_GAPS[`${agent}/${mode}`] }),
-          { log },
-        );
-        reports.push(report);
-        const failed = report.checks.filter((c) => !c.ok && !c.gap);
-        if (failed.length > 0) {
-          throw new Error(
-            `${agent}/${mode}: ${failed.length} check(s) failed:\n` +
-              failed.map((c) => `  ${c.name}: ${c.detail}`).join("\n") +
-              (report.notes.length ? `\nnotes:\n  ${report.notes.join("\n  ")}` : ""),
-          );
-        }
-      },
-    });
+    walks.push({ agent, mode, daemon: everyWalkDaemon });
   }
+}
+if (!everyWalkDaemon) {
+  for (const [agent, mode] of DAEMON_WALKS) {
+    if (walks.some((w) => w.agent === agent && w.mode === mode)) {
+      walks.push({ agent, mode, daemon: true });
+    }
+  }
+}
+
+for (const { agent, mode, daemon } of walks) {
+  Deno.test({
+    name: `e2e: tma states of ${agent} ${AGENT_PINS[agent].version} (${mode}${
+      daemon ? ", daemon" : ""
+    })`,
+    ignore: !installed(agentBin(agent)),
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      const walk = `${agent}/${mode}${daemon ? "+daemon" : ""}`;
+      const log = (line: string) => console.log(`  [${walk}] ${line}`);
+      const report = await withE2eSession(
+        ({ root, mock, tmux }) =>
+          runScenario({
+            agent,
+            mode,
+            root,
+            mock,
+            tmux,
+            daemon,
+            gaps: KNOWN_GAPS[`${agent}/${mode}`],
+          }),
+        { log },
+      );
+      reports.push(report);
+      const failed = report.checks.filter((c) => !c.ok && !c.gap);
+      if (failed.length > 0) {
+        throw new Error(
+          `${walk}: ${failed.length} check(s) failed:\n` +
+            failed.map((c) => `  ${c.name}: ${c.detail}`).join("\n") +
+            (report.notes.length ? `\nnotes:\n  ${report.notes.join("\n  ")}` : ""),
+        );
+      }
+    },
+  });
 }
 
 Deno.test({
