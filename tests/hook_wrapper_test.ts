@@ -10,7 +10,8 @@
  * Every run gets a scratch `XDG_RUNTIME_DIR`.
  * @module
  */
-import { assertEquals } from "./harness/assert.ts";
+import { assert, assertEquals } from "./harness/assert.ts";
+import { serverKey } from "../src/core/daemon_wire.ts";
 import { WRAPPER } from "./harness/hook.ts";
 import { type Ran, runProcess } from "./harness/process.ts";
 
@@ -223,5 +224,54 @@ Deno.test("tma-hook D47: an event time the bridge passes (TMA_EVENT_AT) is the e
     assertEquals(passed, "1796000000123");
     // A malformed value is ignored: the wrapper's own clock reading stands.
     assertEquals(Math.abs(Number(own) - before) < 5000, true, own);
+  });
+});
+
+Deno.test("tma-hook X10: an event is queued (argv of the drainer), unless the spool already holds 1000 entries", async () => {
+  await withDir(async (dir) => {
+    const log = `${dir}/log`;
+    const bin = await fakeTma(`${dir}/bin/tma`);
+    const runtime = `${dir}/run`;
+    const socket = `${dir}/tmux-sock`;
+    const spool = `${runtime}/tma/${serverKey(socket)}.spool`;
+    const env = {
+      PATH: "/usr/bin:/bin",
+      TMA_BIN: bin,
+      FAKE_LOG: log,
+      TMUX: `${socket},1,0`,
+      TMUX_PANE: "%4",
+      XDG_RUNTIME_DIR: runtime,
+    };
+    const fire = () =>
+      runProcess(WRAPPER, { args: ["gemini", "AfterAgent"], env, stdin: '{"session_id":"s"}' });
+    assertEquals(await fire(), { code: 0, stdout: "", stderr: "" });
+    // The fake drainer records its argv and leaves the entry; the wrapper did not wait for it.
+    let first = "";
+    for (let i = 0; i < 100 && !first.includes("argv="); i++) {
+      first = await readLog(log);
+      if (!first.includes("argv=")) await new Promise((r) => setTimeout(r, 20));
+    }
+    assertEquals(first.split("\n")[1], `argv=[--socket-path][${socket}][event][--drain]`);
+    const entries = [...Deno.readDirSync(spool)].filter((e) => e.name.endsWith(".ev"));
+    assertEquals(entries.length, 1);
+    const text = await Deno.readTextFile(`${spool}/${entries[0].name}`);
+    const [agent, event, pane, stamp, payload] = text.split("\n");
+    assertEquals([agent, event, pane, payload], [
+      "gemini",
+      "AfterAgent",
+      "%4",
+      '{"session_id":"s"}',
+    ]);
+    assert(/^\d{13} \d+$/.test(stamp), stamp);
+    // A spool no drainer empties stops growing: the fire goes to the foreground instead.
+    for (let i = 0; i < 999; i++) await Deno.writeTextFile(`${spool}/${900000000 + i}.ev`, "x");
+    await Deno.remove(log);
+    await Deno.remove(`${runtime}/tma/${serverKey(socket)}.drain`).catch(() => undefined);
+    assertEquals(await fire(), { code: 0, stdout: "", stderr: "" });
+    assertEquals(
+      (await readLog(log)).split("\n")[1],
+      "argv=[event][--agent][gemini][--kind][AfterAgent][--pane][%4][--payload][-]",
+    );
+    assertEquals([...Deno.readDirSync(spool)].length, 1000);
   });
 });
