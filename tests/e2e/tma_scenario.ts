@@ -809,13 +809,13 @@ function walkName(r: ScenarioReport): string {
 export function summaryTable(reports: ScenarioReport[]): string {
   const lines: string[] = [];
   lines.push("tma e2e: seconds from the screen change to the tma ls state (median where several)");
-  lines.push(["agent/mode".padEnd(16), ...STEPS.map((s) => s.padStart(12))].join(""));
+  lines.push(["agent/mode".padEnd(20), ...STEPS.map((s) => s.padStart(12))].join(""));
   for (const r of reports) {
     const cells = STEPS.map((step) => {
       const m = median(r.latencies.filter((l) => l.step === step).map((l) => l.seconds));
       return (m === undefined ? "-" : m.toFixed(2)).padStart(12);
     });
-    lines.push([walkName(r).padEnd(16), ...cells].join(""));
+    lines.push([walkName(r).padEnd(20), ...cells].join(""));
   }
   lines.push("");
   for (const r of reports) {
