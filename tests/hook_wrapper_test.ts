@@ -262,7 +262,8 @@ Deno.test("tma-hook X10: an event is queued (argv of the drainer), unless the sp
       "%4",
       '{"session_id":"s"}',
     ]);
-    assert(/^\d{13} \d+$/.test(stamp), stamp);
+    // No clock of the wrapper's own: the entry's creation is the fire time (X10).
+    assert(/^0 \d+$/.test(stamp), stamp);
     // A spool no drainer empties stops growing: the fire goes to the foreground instead.
     for (let i = 0; i < 999; i++) await Deno.writeTextFile(`${spool}/${900000000 + i}.ev`, "x");
     await Deno.remove(log);

@@ -111,9 +111,20 @@ export async function claimEntries(spool: string): Promise<SpoolClaim> {
     }
     items.push(await readClaimed(name, claimed));
   }
-  const order = (item: SpoolItem) => item.event?.firedAt ?? 0;
-  items.sort((a, b) => order(a) - order(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  items.sort(olderFirst);
   return { items, busy };
+}
+
+/**
+ * The drain order: by fire time, then (a clock tick holds several entries)
+ * by writer pid, which the system hands out in the order the hooks started.
+ */
+function olderFirst(a: SpoolItem, b: SpoolItem): number {
+  const byTime = (a.event?.firedAt ?? 0) - (b.event?.firedAt ?? 0);
+  if (byTime !== 0) return byTime;
+  const byPid = (writerOf(a.name) ?? 0) - (writerOf(b.name) ?? 0);
+  if (byPid !== 0) return byPid;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /** Reads one claimed entry; a refused one is removed. */
@@ -145,6 +156,14 @@ export async function release(claimed: string): Promise<void> {
 
 function mtimeOf(info: Deno.FileInfo): number {
   return info.mtime?.getTime() ?? Date.now();
+}
+
+/**
+ * When an entry was created: its birth time where the file system keeps one
+ * (statx), else its last write, a few milliseconds later at most.
+ */
+function createdOf(info: Deno.FileInfo): number {
+  return info.birthtime?.getTime() ?? mtimeOf(info);
 }
 
 /**
