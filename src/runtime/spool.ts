@@ -25,6 +25,8 @@ export interface SpoolClaim {
   items: SpoolItem[];
   /** Entries still being written: claim again in a moment. */
   busy: number;
+  /** Entries this drainer could not take (another took them, or the folder refuses a rename). */
+  untaken: string[];
 }
 
 /** A claim older than this belongs to a drainer that died mid-entry: it is taken again (R13). */
@@ -91,6 +93,7 @@ export function writerOf(name: string): number | null {
  */
 export async function claimEntries(spool: string): Promise<SpoolClaim> {
   const items: SpoolItem[] = [];
+  const untaken: string[] = [];
   let busy = 0;
   for (const name of await pendingEntries(spool)) {
     const path = `${spool}/${name}`;
@@ -107,12 +110,13 @@ export async function claimEntries(spool: string): Promise<SpoolClaim> {
     try {
       await Deno.rename(path, claimed);
     } catch {
+      untaken.push(name);
       continue;
     }
     items.push(await readClaimed(name, claimed));
   }
   items.sort(olderFirst);
-  return { items, busy };
+  return { items, busy, untaken };
 }
 
 /**

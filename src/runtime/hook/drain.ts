@@ -43,6 +43,8 @@ export interface DrainPass {
   taken: number;
   /** Entries left because their writer still writes. */
   busy: number;
+  /** Entries another drainer took first, or that cannot be taken. */
+  untaken: string[];
   /** Panes a hook event stamped. */
   touched: Set<string>;
   /** Panes an event came from, stamped or not (hook liveness, U9). */
@@ -63,12 +65,14 @@ export async function drainOnce(
   const pass: DrainPass = {
     taken: 0,
     busy: 0,
+    untaken: [],
     touched: new Set(),
     heard: new Set(),
     refused: [],
   };
-  const { items, busy } = await claimEntries(spool);
+  const { items, busy, untaken } = await claimEntries(spool);
   pass.busy = busy;
+  pass.untaken = untaken;
   const events: RawEvent[] = [];
   for (const item of items) {
     if (item.event === null) {
@@ -126,9 +130,11 @@ export async function runDrainer(options: DrainerOptions): Promise<void> {
         continue;
       }
       if (pass.taken > 0) continue;
-      if (await arrival(paths.spool, options.lingerMs ?? LINGER_MS)) continue;
+      // An entry this drainer cannot take never counts as one to wait for.
+      const stuck = new Set(pass.untaken);
+      if (await arrival(paths.spool, options.lingerMs ?? LINGER_MS, stuck)) continue;
       await giveUpClaim(paths);
-      if ((await pendingEntries(paths.spool)).length === 0) return;
+      if ((await pendingEntries(paths.spool)).every((name) => stuck.has(name))) return;
       if (!(await takeClaim(paths))) return;
     }
   } catch (error) {
@@ -216,12 +222,13 @@ async function drainContext(
 }
 
 /**
- * Waits up to `ms` for an entry to arrive; true when one did. The folder is
- * watched (inotify, kqueue), so an entry is seen at once; where it cannot
- * be watched it is looked at every 50 ms.
+ * Waits up to `ms` for an entry other than `stuck` to arrive; true when one
+ * did. The folder is watched (inotify, kqueue), so an entry is seen at
+ * once; where it cannot be watched it is looked at every 50 ms.
  */
-async function arrival(spool: string, ms: number): Promise<boolean> {
-  if ((await pendingEntries(spool)).length > 0) return true;
+async function arrival(spool: string, ms: number, stuck: ReadonlySet<string>): Promise<boolean> {
+  const waiting = async () => (await pendingEntries(spool)).some((name) => !stuck.has(name));
+  if (await waiting()) return true;
   let watcher: Deno.FsWatcher | null = null;
   try {
     watcher = Deno.watchFs(spool, { recursive: false });
@@ -233,7 +240,7 @@ async function arrival(spool: string, ms: number): Promise<boolean> {
     if (watcher === null) {
       while (!deadline.aborted) {
         await pause(50);
-        if ((await pendingEntries(spool)).length > 0) return true;
+        if (await waiting()) return true;
       }
       return false;
     }
@@ -242,7 +249,7 @@ async function arrival(spool: string, ms: number): Promise<boolean> {
     });
     const iterator = watcher[Symbol.asyncIterator]();
     // An entry written between the look above and the watch's start is caught here.
-    if ((await pendingEntries(spool)).length > 0) return true;
+    if (await waiting()) return true;
     for (;;) {
       const next = await Promise.race([iterator.next(), expired]);
       if (next === false || next.done) return false;
