@@ -26,6 +26,8 @@ import { attachClient } from "../tests/harness/client.ts";
 import { type ScratchTmux, startTma, tmaCommand, withScratchTmux } from "../tests/harness/tmux.ts";
 import { fireHook, payload, quietPane, tmaScript } from "../tests/harness/hook.ts";
 import { middle, timed } from "./bench_pairs.ts";
+import { fireWrapper } from "./bench_hooks.ts";
+import { PRE_TOOL_USE } from "./bench_subjects.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;
 const RUNS = Number(Deno.env.get("TMA_BENCH_RUNS") ?? "9");
@@ -37,27 +39,17 @@ async function blockedScreen(): Promise<string> {
   return parseScreenFile(text, name).capture.replace(/\n$/, "");
 }
 
-/** One wrapper fire, as an agent waits for it. */
+/** One wrapper fire of Claude's PreToolUse with `bin` as tma, timed as an agent waits for it. */
 function fire(t: ScratchTmux, pane: string, bin: string, env: Record<string, string>) {
-  return timed(async () => {
-    const child = new Deno.Command("sh", {
-      args: [`${REPO}integrations/tma-hook`, "claude", "PreToolUse"],
-      env: t.env({ TMA_BIN: bin, TMUX_PANE: pane, TMA_HOOK_SOCKET: t.socketName, ...env }),
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(JSON.stringify({
-      session_id: "bench",
-      hook_event_name: "PreToolUse",
-      tool_name: "Bash",
-      tool_input: { command: "ls" },
-    })));
-    await writer.close();
-    await child.status;
-  });
+  return timed(() =>
+    fireWrapper(t, {
+      agent: "claude",
+      event: "PreToolUse",
+      pane,
+      stdin: PRE_TOOL_USE,
+      env: { TMA_BIN: bin, ...env },
+    })
+  );
 }
 
 /** (a) the hook fire with and without a daemon, beside `sh -c :` and an empty deno script. */

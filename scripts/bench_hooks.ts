@@ -2,8 +2,11 @@
  * What the agent waits for when it fires a hook (issue 20, X10), each figure
  * timed pair by pair against `sh -c :` in the same run (scripts/bench_pairs.ts):
  *
- * - Claude `PreToolUse` (installed `async`, queued by the wrapper), when the
+ * - Claude `PreToolUse` (queued by the wrapper; Claude waits for the wrapper,
+ *   since an async one can overtake its own `PermissionRequest`), when the
  *   fire starts the server's drainer and when a drainer already runs;
+ * - Claude `Stop` (installed `async`: Claude does not wait at all; the
+ *   wrapper's own time is shown all the same), starting a drainer;
  * - Codex `PostToolUse` (queued: Codex has no async flag), starting a drainer;
  * - Claude `PermissionRequest` in the foreground, with the reply lane off
  *   (`[hooks] claude_reply_lane = false`), so it stamps and returns;
@@ -32,16 +35,24 @@ const PAIRS = Number(Deno.env.get("TMA_BENCH_PAIRS") ?? "15");
 /** The budget of a fire that reads no answer, over `sh -c :`. */
 const QUEUED_BUDGET = 5;
 
-/** One fire of the wrapper, to its exit, as the agent waits for it. */
-async function fireOnce(
+/**
+ * One fire of the repository's wrapper at a scratch server, to its exit, as
+ * the agent waits for it: `tma-hook <agent> <event>` with `$TMUX_PANE`, the
+ * server pinned, the payload on stdin and `env` on top (`TMA_BIN`, `PATH`).
+ */
+export async function fireWrapper(
   t: ScratchTmux,
-  flavor: TmaFlavor,
-  options: { agent: string; event: string; pane: string; stdin: string },
+  options: {
+    agent: string;
+    event: string;
+    pane: string;
+    stdin: string;
+    env?: Record<string, string>;
+  },
 ): Promise<void> {
-  const env = t.env({ TMUX_PANE: options.pane, TMA_HOOK_SOCKET: t.socketName });
   const child = new Deno.Command("sh", {
     args: [`${REPO}integrations/tma-hook`, options.agent, options.event],
-    env: { ...env, PATH: pathWith(flavor, env) },
+    env: t.env({ TMUX_PANE: options.pane, TMA_HOOK_SOCKET: t.socketName, ...options.env }),
     clearEnv: true,
     stdin: "piped",
     stdout: "null",
@@ -51,6 +62,15 @@ async function fireOnce(
   await writer.write(new TextEncoder().encode(options.stdin));
   await writer.close();
   await child.status;
+}
+
+/** One fire with tma found on PATH, as an agent's hook finds the installed command. */
+function fireOnce(
+  t: ScratchTmux,
+  flavor: TmaFlavor,
+  options: { agent: string; event: string; pane: string; stdin: string },
+): Promise<void> {
+  return fireWrapper(t, { ...options, env: { PATH: pathWith(flavor, t.env()) } });
 }
 
 /** The scratch server's drainer claim (`<key>.drain` beside its spool). */
@@ -171,40 +191,40 @@ export async function benchHooks(flavor: TmaFlavor) {
         stdin: PRE_TOOL_USE,
       });
     };
-    const claudePre = { agent: "claude", event: "PreToolUse", pane, stdin: PRE_TOOL_USE };
     const slowPairs = Math.max(5, Math.floor(PAIRS / 2));
-    figures.push(figure(
-      "Claude PreToolUse (async), the fire that starts the drainer",
-      await measurePairs(
-        sh,
-        run("tma-hook claude PreToolUse, no drainer yet", claudePre, fresh),
+    // name, fire, how each run starts (no drainer, or one running), pairs.
+    const queued: [string, Parameters<typeof fireOnce>[2], () => Promise<void>, number][] = [
+      [
+        "Claude PreToolUse (queued; Claude waits for it), the fire that starts the drainer",
+        { agent: "claude", event: "PreToolUse", pane, stdin: PRE_TOOL_USE },
+        fresh,
         slowPairs,
-      ),
-      QUEUED_BUDGET,
-    ));
-    figures.push(figure(
-      "Claude PreToolUse (async), a drainer already running",
-      await measurePairs(
-        sh,
-        run("tma-hook claude PreToolUse, drainer running", claudePre, live),
+      ],
+      [
+        "Claude PreToolUse (queued), a drainer already running",
+        { agent: "claude", event: "PreToolUse", pane, stdin: PRE_TOOL_USE },
+        live,
         PAIRS,
-      ),
-      QUEUED_BUDGET,
-    ));
-    figures.push(figure(
-      "Codex PostToolUse (background), the fire that starts the drainer",
-      await measurePairs(
-        sh,
-        run("tma-hook codex PostToolUse, no drainer yet", {
-          agent: "codex",
-          event: "PostToolUse",
-          pane,
-          stdin: CODEX_POST,
-        }, fresh),
+      ],
+      [
+        "Claude Stop (async), the fire that starts the drainer",
+        { agent: "claude", event: "Stop", pane, stdin: STOP },
+        fresh,
         slowPairs,
-      ),
-      QUEUED_BUDGET,
-    ));
+      ],
+      [
+        "Codex PostToolUse (queued), the fire that starts the drainer",
+        { agent: "codex", event: "PostToolUse", pane, stdin: CODEX_POST },
+        fresh,
+        slowPairs,
+      ],
+    ];
+    for (const [name, fire, prepare, pairs] of queued) {
+      const label = `tma-hook ${fire.agent} ${fire.event}`;
+      figures.push(
+        figure(name, await measurePairs(sh, run(label, fire, prepare), pairs), QUEUED_BUDGET),
+      );
+    }
     await Deno.mkdir(`${t.home}/.config/tma`, { recursive: true });
     await Deno.writeTextFile(
       `${t.home}/.config/tma/config.toml`,

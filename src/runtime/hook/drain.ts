@@ -28,6 +28,7 @@ import type { EnvReader } from "../paths.ts";
 import { processAlive } from "../process_alive.ts";
 import { claimEntries, coalesce, pendingEntries, release } from "../spool.ts";
 import { debugLog } from "./debug_log.ts";
+import { notifyAfterCommit, profileLoader } from "./follow_ups.ts";
 import { type IngestContext, ingestRawEvent } from "./ingest.ts";
 import { loadFullManifest, loadHookManifest, loadHookSettings } from "./load.ts";
 
@@ -175,35 +176,11 @@ async function drainContext(
     settings,
     manifestOf,
     fullManifestOf: (agent) => once(full, agent, () => loadFullManifest(agent, place)),
-    profileOf: async (agent) => {
-      const other = await manifestOf(agent);
-      return other === null ? null : {
-        name: other.name,
-        processNames: other.identity.process_names,
-        titlePatterns: other.identity.title_patterns.map((p) => p.re),
-        argsPatterns: other.identity.args_patterns.map((p) => p.re),
-      };
-    },
+    profileOf: profileLoader(manifestOf),
     now: options.now,
     log,
     afterCommit: notify
-      ? async (committed, payload) => {
-        const state = committed.options["@agent_state"];
-        const mayBeDue = state === "blocked" ||
-          (state === "idle" && committed.options["@agent_attention"] === "1");
-        if (!mayBeDue) return;
-        const { fireFromEvent } = await import("../notify/from_event.ts");
-        await fireFromEvent({
-          server: options.server,
-          env,
-          config,
-          pane: committed.pane,
-          options: committed.options,
-          payload,
-          claimsBlocked: committed.claimed === "blocked",
-          now: options.now,
-        }).catch((error) => log(`notify: ${error instanceof Error ? error.message : error}`));
-      }
+      ? notifyAfterCommit({ server: options.server, env, config, now: options.now, log })
       : undefined,
     afterContext: notify
       ? async (pane, manifest) => {

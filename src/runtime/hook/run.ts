@@ -16,6 +16,8 @@ import { serverFromGlobals } from "../../tmux/server.ts";
 import type { EnvReader } from "../paths.ts";
 import { ownsItsProcess } from "../../core/hook/owns_process.ts";
 import { debugLog } from "./debug_log.ts";
+import { notifyAfterCommit, profileLoader } from "./follow_ups.ts";
+import type { CommittedStamp } from "./intake.ts";
 import { loadFullManifest, loadHookManifest, loadHookSettings } from "./load.ts";
 
 /** One `tma event` invocation, as the command line gave it. */
@@ -152,35 +154,17 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
       action,
       listing,
       afterCommit: notify
-        ? async (committed) => {
-          // Only a blocked pane, or an idle one with attention, can be due:
-          // every other event skips loading the dispatcher and the full config.
-          const state = committed.options["@agent_state"];
-          const mayBeDue = state === "blocked" ||
-            (state === "idle" && committed.options["@agent_attention"] === "1");
-          if (!mayBeDue) return;
-          const { fireFromEvent } = await import("../notify/from_event.ts");
-          await fireFromEvent({
+        ? ((after) => (committed: CommittedStamp) => after(committed, payload))(
+          notifyAfterCommit({
             server,
             env: request.env,
             config: configFlags,
-            pane: committed.pane,
-            options: committed.options,
-            payload,
-            claimsBlocked: committed.claimed === "blocked",
             now: request.now,
-          }).catch((error) => log(`notify: ${error instanceof Error ? error.message : error}`));
-        }
+            log,
+          }),
+        )
         : undefined,
-      profileOf: async (agent) => {
-        const other = await loadHookManifest(agent, place);
-        return other === null ? null : {
-          name: other.name,
-          processNames: other.identity.process_names,
-          titlePatterns: other.identity.title_patterns.map((p) => p.re),
-          argsPatterns: other.identity.args_patterns.map((p) => p.re),
-        };
-      },
+      profileOf: profileLoader((agent) => loadHookManifest(agent, place)),
     });
     // Every event, stamped or not, with its evidence time: the log is how a
     // lost or reordered event is found (TMA_DEBUG_LOG unset writes nothing).
