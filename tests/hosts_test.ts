@@ -10,7 +10,7 @@ import { assert, assertEquals } from "./harness/assert.ts";
 import { type Ran } from "./harness/process.ts";
 import { screen } from "./harness/recorder.ts";
 import { SKIP_SSH, SshFleet } from "./harness/sshd.ts";
-import { runTma, ScratchTmux, type StandIn } from "./harness/tmux.ts";
+import { runTma, ScratchTmux, type StandIn, startTma } from "./harness/tmux.ts";
 
 /** A local server, two remote hosts and the fleet that reaches them. */
 interface Setup {
@@ -101,3 +101,170 @@ fleetTest(
     assert(String(row.server).endsWith(s.alpha.socketName), String(row.server));
   },
 );
+
+fleetTest("X9: a stopped sshd, a silent host and garbage are unreachable within their deadlines; the live host stays live", async (s) => {
+  const a = await s.alpha.standIn("claude", { height: 40 });
+  await show(a, "claude_blocked_bash_w80");
+  await s.fleet.addHost("alpha", s.alpha);
+  const beta = await s.fleet.addHost("beta", s.beta);
+  await beta.stop();
+  s.fleet.silentHost("mute");
+  s.fleet.garbageHost("noise");
+  await s.fleet.addHost("junk", s.beta, {
+    script: "#!/bin/sh\necho 'Welcome to junk'\necho 'ERROR: agents: 42 %%%'\n",
+  });
+  const toml = s.fleet.hostToml({ ...DEADLINES, names: ["alpha", "beta", "mute", "noise", "junk"] });
+  // A host whose whole deadline is shorter than its connection's: tma kills the ssh itself.
+  const hung = s.fleet.hostToml({ connectSecs: 30, timeoutSecs: 2, names: ["mute"] })
+    .replace('name = "mute"', 'name = "hung"').replace(/"mute"\]/, '"mute"]');
+  await s.configure(`${toml}\n${hung}`);
+  const ran = await s.tma(["ls", "--json", "--all-hosts"], { deadlineMs: 30_000 });
+  assert(!ran.timedOut, "ls hung");
+  const doc = fleetDoc(ran);
+  assertEquals(doc.agents.map((r) => [r.host, r.pane, r.state]), [["alpha", a.pane, "blocked"]]);
+  const hosts = Object.fromEntries(doc.hosts.map((h) => [h.name, h]));
+  assertEquals(hosts.alpha.reachable, true);
+  const expected: Record<string, RegExp> = {
+    beta: /refused/i,
+    mute: /timed out|banner/i,
+    noise: /kex_exchange_identification|banner|invalid|closed/i,
+    junk: /printed no JSON document: "ERROR: agents: 42 %%%"/,
+    hung: /no answer within 2 s/,
+  };
+  for (const [name, pattern] of Object.entries(expected)) {
+    const host = hosts[name];
+    assertEquals([name, host.reachable, host.agents, host.last_ok_ms], [name, false, 0, null]);
+    assert(pattern.test(String(host.error)), `${name}: ${host.error}`);
+  }
+});
+
+const STANDIN_SH = new URL("./harness/standin.sh", import.meta.url).pathname;
+
+/** Replaces the pane's process with a new stand-in agent named `name` (a new pane pid). */
+async function replaceAgent(t: ScratchTmux, pane: string, name: string): Promise<StandIn> {
+  const id = crypto.randomUUID().slice(0, 8);
+  const bin = `${t.dir}/bin-new-${id}`;
+  await Deno.mkdir(bin);
+  await Deno.symlink("/bin/sh", `${bin}/${name}`);
+  const fifo = `${t.dir}/control-new-${id}`;
+  await new Deno.Command("mkfifo", { args: [fifo] }).output();
+  await t.tmux("respawn-pane", "-k", "-t", pane, "sh", "-c", `exec '${bin}/${name}' '${STANDIN_SH}' '${fifo}'`);
+  await t.waitFor(async () =>
+    (await t.tmux("display", "-p", "-t", pane, "#{pane_current_command}")).trim() === name
+  );
+  const send = async (line: string) => {
+    const file = await Deno.open(fifo, { write: true });
+    await file.write(new TextEncoder().encode(`${line}\n`));
+    file.close();
+  };
+  return {
+    pane,
+    draw: async (text, title) => {
+      const file = `${t.dir}/screen-new-${id}`;
+      await Deno.writeTextFile(file, text);
+      if (title !== undefined) await send(`title ${title}`);
+      await send(`draw ${file}`);
+      await t.settle(pane, text);
+      await t.tmux("clear-history", "-t", pane);
+    },
+    title: (text) => send(`title ${text}`),
+    exit: async () => {
+      await send("exit");
+      await t.waitFor(async () =>
+        (await t.tmux("display", "-p", "-t", pane, "#{pane_current_command}")).trim() !== name
+      );
+    },
+  };
+}
+
+fleetTest("X9: a remote agent replaced in its pane restarts its episode; one that exits is gone at the next refresh", async (s) => {
+  const a = await s.alpha.standIn("claude", { height: 40 });
+  await show(a, "claude_idle_fresh_w120");
+  const other = await s.alpha.standIn("claude", { height: 40 });
+  await show(other, "claude_blocked_bash_w80");
+  await s.fleet.addHost("alpha", s.alpha);
+  await s.configure(s.fleet.hostToml({ ...DEADLINES, names: ["alpha"] }));
+  const rowOf = (doc: ReturnType<typeof fleetDoc>, pane: string) =>
+    doc.agents.find((r) => r.pane === pane);
+
+  const first = rowOf(fleetDoc(await s.tma(["ls", "--json", "--host", "alpha"])), a.pane)!;
+  assertEquals([first.host, first.state], ["alpha", "idle"]);
+
+  const replacedAt = Date.now();
+  const b = await replaceAgent(s.alpha, a.pane, "claude");
+  await show(b, "claude_idle_fresh_w120");
+  const second = rowOf(fleetDoc(await s.tma(["ls", "--json", "--host", "alpha"])), a.pane)!;
+  assert(second.pane_pid !== first.pane_pid, "the replacement has a pane pid of its own");
+  assert(
+    Number(second.episode_ms) > Number(first.episode_ms) &&
+      Number(second.episode_ms) >= replacedAt,
+    `episode ${first.episode_ms} -> ${second.episode_ms} (replaced at ${replacedAt})`,
+  );
+  assert(Number(second.since_ms) >= replacedAt, `since ${second.since_ms}`);
+
+  await b.exit();
+  const third = fleetDoc(await s.tma(["ls", "--json", "--host", "alpha"]));
+  assertEquals(rowOf(third, a.pane), undefined, "the exited agent lingers");
+  assertEquals(third.agents.map((r) => r.pane), [other.pane]);
+  assertEquals(third.hosts.map((h) => [h.name, h.reachable]), [["alpha", true]]);
+});
+
+/**
+ * Returns once a waiter has read the host at least once: two remote cycles
+ * (each marks `@tma_last_poll`) after it started, the second begun only
+ * after the first fetch ended (one fetch in flight per host).
+ */
+async function readBy(host: ScratchTmux, waiter: { stderr(): string }): Promise<void> {
+  const since = Date.now();
+  const seen = new Set<string>();
+  await host.waitFor(async () => {
+    const poll = (await host.tmux("show-options", "-sqv", "@tma_last_poll")).trim();
+    if (Number(poll) > since) seen.add(poll);
+    return seen.size >= 2;
+  }, 20_000).catch(() => {
+    throw new Error(`the waiter never read the host: ${waiter.stderr()}`);
+  });
+}
+
+fleetTest("X9 C42: wait --host follows a remote pane: 0 when it gets there, 4 when its agent leaves", async (s) => {
+  const a = await s.alpha.standIn("claude", { height: 40 });
+  await show(a, "claude_blocked_bash_w80");
+  await s.fleet.addHost("alpha", s.alpha);
+  await s.configure(s.fleet.hostToml({ ...DEADLINES, names: ["alpha"] }));
+  const until = startTma(s.local, [
+    "wait",
+    "--host",
+    "alpha",
+    "--pane",
+    a.pane,
+    "--until",
+    "idle",
+    "--json",
+    "--timeout",
+    "40",
+  ]);
+  await readBy(s.alpha, until);
+  await show(a, "claude_idle_fresh_w120");
+  const done = await until.done;
+  assertEquals(done.code, 0, done.stderr);
+  const row = JSON.parse(done.stdout);
+  assertEquals([row.schema, row.host, row.pane, row.state], [1, "alpha", a.pane, "idle"]);
+
+  const gone = startTma(s.local, [
+    "wait",
+    "--host",
+    "alpha",
+    "--pane",
+    a.pane,
+    "--until",
+    "blocked",
+    "--timeout",
+    "40",
+  ]);
+  await readBy(s.alpha, gone);
+  await s.alpha.tmux("set-option", "-p", "-t", a.pane, "remain-on-exit", "on");
+  await a.exit();
+  const ended = await gone.done;
+  assertEquals(ended.code, 4, ended.stderr);
+  assert(/the agent in %\d+@alpha is gone/.test(ended.stderr), ended.stderr);
+});
