@@ -8,7 +8,8 @@
  */
 import { assert, assertEquals } from "./harness/assert.ts";
 import { type Ran } from "./harness/process.ts";
-import { screen } from "./harness/recorder.ts";
+import { recorder, screen } from "./harness/recorder.ts";
+import { stripAnsi } from "../src/core/ansi.ts";
 import { SKIP_SSH, SshFleet } from "./harness/sshd.ts";
 import { runTma, ScratchTmux, type StandIn, startTma } from "./harness/tmux.ts";
 
@@ -267,4 +268,76 @@ fleetTest("X9 C42: wait --host follows a remote pane: 0 when it gets there, 4 wh
   const ended = await gone.done;
   assertEquals(ended.code, 4, ended.stderr);
   assert(/the agent in %\d+@alpha is gone/.test(ended.stderr), ended.stderr);
+});
+
+fleetTest("X9 A1: act approve --host delivers exactly the manifest's keys on the remote pane", async (s) => {
+  const r = await recorder(s.alpha, "claude", { height: 40 });
+  await r.draw(screen("claude_blocked_bash_w80"));
+  await s.fleet.addHost("alpha", s.alpha);
+  await s.configure(s.fleet.hostToml({ ...DEADLINES, names: ["alpha"] }));
+  const { value: ran, bytes } = await r.recordDuring(() =>
+    s.tma(["act", "approve", "--host", "alpha", "--pane", r.pane, "--json"])
+  );
+  assertEquals(ran.code, 0, ran.stderr);
+  assertEquals(bytes, "1");
+  const result = JSON.parse(ran.stdout);
+  assertEquals([result.outcome, result.pane, result.exit_code], ["sent", r.pane, 0]);
+});
+
+fleetTest("X9 X1: act --host: the remote prompt fingerprint refuses a changed prompt and sends nothing", async (s) => {
+  const r = await recorder(s.alpha, "claude", { height: 40 });
+  await r.draw(screen("claude_blocked_bash_w80"));
+  // The host's tmux swaps the dialog for another one just before the guarded send goes in:
+  // the next permission request replaced the one the remote gate passed on.
+  const next = screen("claude_blocked_bash_w120");
+  const nextFile = `${s.alpha.dir}/next-dialog`;
+  await Deno.writeTextFile(nextFile, next.capture);
+  const fifo = [...Deno.readDirSync(s.alpha.dir)].find((e) => e.name.startsWith("control-"))!.name;
+  const last = stripAnsi(next.capture).split("\n").map((l) => l.trim()).filter((l) => l).pop()!;
+  const wrapper = `${s.alpha.dir}/tmux-swap`;
+  await Deno.writeTextFile(
+    wrapper,
+    [
+      "#!/bin/sh",
+      "# tmux, except that the first guarded send finds another dialog on screen.",
+      "case \" $* \" in *' source-file '*) ;; *) exec tmux \"$@\" ;; esac",
+      `in='${s.alpha.dir}/swap-stdin.'$$`,
+      'cat > "$in"',
+      `if grep -q send-keys "$in" && [ ! -e '${s.alpha.dir}/swapped' ]; then`,
+      `  : > '${s.alpha.dir}/swapped'`,
+      `  printf 'draw %s\\n' '${nextFile}' > '${s.alpha.dir}/${fifo}'`,
+      "  i=0",
+      `  until tmux -L '${s.alpha.socketName}' capture-pane -p -t '${r.pane}' | grep -qF '${last}'; do`,
+      "    i=$((i + 1)); [ $i -gt 200 ] && break; sleep 0.025",
+      "  done",
+      "fi",
+      'exec tmux "$@" < "$in"',
+      "",
+    ].join("\n"),
+    { mode: 0o755 },
+  );
+  await s.fleet.addHost("alpha", s.alpha, { env: { TMA_TMUX_BIN: wrapper } });
+  await s.configure(s.fleet.hostToml({ ...DEADLINES, names: ["alpha"] }));
+  const { value: ran, bytes } = await r.recordDuring(() =>
+    s.tma(["act", "approve", "--host", "alpha", "--pane", r.pane, "--json"])
+  );
+  assert(await Deno.stat(`${s.alpha.dir}/swapped`).then(() => true, () => false), "no swap");
+  assertEquals(ran.code, 4, ran.stderr);
+  assertEquals(bytes, "");
+  const result = JSON.parse(ran.stdout);
+  assertEquals([result.outcome, result.reason], ["refused", "prompt-changed"]);
+});
+
+fleetTest("X9: act --host over a host that is down says the action's fate is unknown (exit 1)", async (s) => {
+  const beta = await s.fleet.addHost("beta", s.beta);
+  await beta.stop();
+  await s.configure(s.fleet.hostToml({ ...DEADLINES, names: ["beta"] }));
+  const ran = await s.tma(["act", "approve", "--host", "beta", "--pane", "%1"]);
+  assertEquals(ran.code, 1, ran.stderr);
+  assert(/refused/i.test(ran.stderr) && /the connection failed/.test(ran.stderr), ran.stderr);
+  const usage = await s.tma(["act", "approve", "--host", "beta"]);
+  assertEquals(usage.code, 2, usage.stderr);
+  const unknown = await s.tma(["act", "approve", "--host", "nowhere", "--pane", "%1"]);
+  assertEquals(unknown.code, 2, unknown.stderr);
+  assert(/no \[\[host\]\] entry named "nowhere"/.test(unknown.stderr), unknown.stderr);
 });
