@@ -8,6 +8,7 @@
  */
 import { assert, assertEquals } from "./harness/assert.ts";
 import { type Ran } from "./harness/process.ts";
+import { attachClient, clientPane, HAS_SCRIPT } from "./harness/client.ts";
 import { recorder, screen } from "./harness/recorder.ts";
 import { stripAnsi } from "../src/core/ansi.ts";
 import { SKIP_SSH, SshFleet } from "./harness/sshd.ts";
@@ -340,4 +341,43 @@ fleetTest("X9: act --host over a host that is down says the action's fate is unk
   const unknown = await s.tma(["act", "approve", "--host", "nowhere", "--pane", "%1"]);
   assertEquals(unknown.code, 2, unknown.stderr);
   assert(/no \[\[host\]\] entry named "nowhere"/.test(unknown.stderr), unknown.stderr);
+});
+
+fleetTest("X9 C29: jump --host opens a local window attached to the remote pane, and reuses it", async (s) => {
+  if (!HAS_SCRIPT) return;
+  const a = await s.alpha.standIn("claude", { height: 40 });
+  await show(a, "claude_blocked_bash_w80");
+  const b = await s.alpha.standIn("claude", { height: 40 });
+  await show(b, "claude_idle_fresh_w120");
+  await s.fleet.addHost("alpha", s.alpha);
+  await s.configure(s.fleet.hostToml({ ...DEADLINES, names: ["alpha"] }));
+  const client = await attachClient(s.local, "main");
+  const tagged = async () =>
+    (await s.local.tmux("list-windows", "-a", "-F", "#{window_id} #{@tma_remote}"))
+      .split("\n").filter((l) => l.includes("alpha\t"));
+  const remoteActive = async () =>
+    (await s.alpha.tmux("display", "-p", "-t", "main", "#{pane_id}")).trim();
+  try {
+    const first = await s.tma(["jump", "--host", "alpha", "--pane", a.pane, "-c", client.name]);
+    assertEquals(first.code, 0, first.stderr);
+    assertEquals((await tagged()).length, 1);
+    const [windowId] = (await tagged())[0].split(" ");
+    const pane = (await s.local.tmux("display", "-p", "-t", windowId, "#{pane_id}")).trim();
+    assertEquals(await clientPane(s.local, client.name), pane);
+    // The window's ssh attached a client of its own to the remote server, at the pane.
+    await s.alpha.waitFor(async () =>
+      (await s.alpha.tmux("list-clients", "-F", "#{client_name}")).trim() !== "" &&
+      (await remoteActive()) === a.pane, 10_000);
+
+    const second = await s.tma(["jump", "--host", "alpha", "--pane", b.pane, "-c", client.name]);
+    assertEquals(second.code, 0, second.stderr);
+    assertEquals((await tagged()).length, 1, "the window is reused");
+    assertEquals(await clientPane(s.local, client.name), pane);
+    await s.alpha.waitFor(async () => (await remoteActive()) === b.pane);
+
+    await s.local.tmux("kill-window", "-t", windowId);
+    await s.local.waitFor(async () => (await s.fleet.sshProcesses()).length === 0, 10_000);
+  } finally {
+    await client.close();
+  }
 });

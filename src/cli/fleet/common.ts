@@ -9,7 +9,7 @@
  */
 import type { Config } from "../../core/config/schema.ts";
 import { type HostChoice, type HostSpec, selectHosts } from "../../core/fleet/hosts.ts";
-import type { LivePolicy } from "../../core/fleet/liveness.ts";
+import type { HostTrack, LivePolicy } from "../../core/fleet/liveness.ts";
 import { withIdentity } from "../../core/fleet/local.ts";
 import type { FleetRow } from "../../core/fleet/reading.ts";
 import { type FleetView, fleetView } from "../../core/fleet/view.ts";
@@ -71,6 +71,8 @@ export interface FleetOnce {
   specs: HostSpec[];
   /** The local listing, with `--all-hosts`. */
   listing: Listing | null;
+  /** The hosts' tracks, in config order (their pane ids). */
+  tracks: HostTrack[];
 }
 
 /**
@@ -101,7 +103,7 @@ export async function fleetOnce(
   if (pane !== undefined) {
     view.rows = view.rows.filter((r) => r.pane === pane || r.locator === pane);
   }
-  return { view, config, specs, listing };
+  return { view, config, specs, listing, tracks: poller.tracks() };
 }
 
 /** The names of the selected hosts, to tell their rows from local ones. */
