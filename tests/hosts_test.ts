@@ -12,7 +12,7 @@ import { attachClient, clientPane, HAS_SCRIPT } from "./harness/client.ts";
 import { recorder, screen } from "./harness/recorder.ts";
 import { stripAnsi } from "../src/core/ansi.ts";
 import { SKIP_SSH, SshFleet } from "./harness/sshd.ts";
-import { runTma, ScratchTmux, type StandIn, startTma } from "./harness/tmux.ts";
+import { runTma, ScratchTmux, type StandIn, startTma, tmaCommand } from "./harness/tmux.ts";
 
 /** A local server, two remote hosts and the fleet that reaches them. */
 interface Setup {
@@ -380,4 +380,41 @@ fleetTest("X9 C29: jump --host opens a local window attached to the remote pane,
   } finally {
     await client.close();
   }
+});
+
+fleetTest("X9 U33: watch --host shows the remote rows with their host, a remote preview, and the host that is down", async (s) => {
+  const a = await s.alpha.standIn("claude", { height: 40 });
+  await show(a, "claude_blocked_bash_w80");
+  await s.fleet.addHost("alpha", s.alpha);
+  const beta = await s.fleet.addHost("beta", s.beta);
+  await beta.stop();
+  await s.configure(s.fleet.hostToml({ ...DEADLINES, names: ["alpha", "beta"] }));
+  const env = s.local.env();
+  const pane = await s.local.newWindow(
+    ["sh", "-c", `${tmaCommand(s.local, ["watch", "--host", "alpha", "--host", "beta"])}; sleep 30`],
+    {
+      width: 160,
+      height: 30,
+      env: {
+        HOME: env.HOME,
+        XDG_CONFIG_HOME: env.XDG_CONFIG_HOME,
+        XDG_STATE_HOME: env.XDG_STATE_HOME,
+        TMA_CONFIG: env.TMA_CONFIG,
+        DENO_DIR: env.DENO_DIR,
+      },
+    },
+  );
+  let text = "";
+  const preview = stripAnsi(screen("claude_blocked_bash_w80").capture).split("\n")
+    .map((l) => l.trim()).filter((l) => l.length > 8)[0];
+  await s.local.waitFor(async () => {
+    text = await s.local.tmux("capture-pane", "-p", "-t", pane);
+    return /alpha:main:\d+\.0/.test(text) && /beta: unreachable: .*refused/i.test(text) &&
+      text.includes(preview.slice(0, 20));
+  }, 20_000).catch(() => {
+    throw new Error(`the watch never showed the fleet:\n${text}`);
+  });
+  assert(/1 agent\b/.test(text), text);
+  await s.local.tmux("send-keys", "-t", pane, "q");
+  await s.local.waitFor(async () => (await s.fleet.sshProcesses()).length === 0, 10_000);
 });

@@ -89,6 +89,8 @@ export class FleetPoller {
   readonly #options: PollerOptions;
   readonly #tracks = new Map<string, HostTrack>();
   readonly #inFlight = new Map<string, Promise<void>>();
+  /** Hosts a capture waits for: the next kick skips them. */
+  readonly #wanted = new Set<string>();
   /** Hosts skipped by a kick because their previous fetch was still running. */
   skipped = 0;
 
@@ -128,7 +130,7 @@ export class FleetPoller {
   kick(): string[] {
     const started: string[] = [];
     for (const spec of this.#options.specs) {
-      if (this.#inFlight.has(spec.name)) {
+      if (this.#inFlight.has(spec.name) || this.#wanted.has(spec.name)) {
         this.skipped++;
         continue;
       }
@@ -170,16 +172,23 @@ export class FleetPoller {
   }
 
   /**
-   * Runs `fn` as the host's one transport process when none is in flight
-   * (a remote preview capture); null when the host is busy.
+   * Runs `fn` as the host's one transport process (a remote preview
+   * capture): after the process in flight, if any, and ahead of the next
+   * fetch, which skips the host meanwhile.
    */
-  async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T | null> {
-    if (this.#inFlight.has(name)) return null;
-    const run = fn();
-    const slot = run.then(() => undefined, () => undefined).finally(() =>
-      this.#inFlight.delete(name)
-    );
-    this.#inFlight.set(name, slot);
+  async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    this.#wanted.add(name);
+    let run: Promise<T>;
+    try {
+      while (this.#inFlight.has(name)) await this.#inFlight.get(name);
+      run = fn();
+      const slot = run.then(() => undefined, () => undefined).finally(() =>
+        this.#inFlight.delete(name)
+      );
+      this.#inFlight.set(name, slot);
+    } finally {
+      this.#wanted.delete(name);
+    }
     return await run;
   }
 }
