@@ -418,3 +418,64 @@ fleetTest("X9 U33: watch --host shows the remote rows with their host, a remote 
   await s.local.tmux("send-keys", "-t", pane, "q");
   await s.local.waitFor(async () => (await s.fleet.sshProcesses()).length === 0, 10_000);
 });
+
+/** The fleet refreshers running for this local server (their pids). */
+async function refreshers(local: ScratchTmux): Promise<number[]> {
+  const out = new TextDecoder().decode(
+    (await new Deno.Command("ps", { args: ["-eo", "pid=,args="] }).output()).stdout,
+  );
+  return out.split("\n").filter((l) => l.includes("fleet-refresh") && l.includes(local.socketName))
+    .map((l) => Number(l.trim().split(/\s+/)[0]));
+}
+
+fleetTest("X9 C20: status --all-hosts prints fleet counts from cached readings and never waits on the network", async (s) => {
+  const mine = await s.local.standIn("claude", { height: 40 });
+  await show(mine, "claude_idle_fresh_w120");
+  const a = await s.alpha.standIn("claude", { height: 40 });
+  await show(a, "claude_blocked_bash_w80");
+  await s.fleet.addHost("alpha", s.alpha);
+  const beta = await s.fleet.addHost("beta", s.beta);
+  await beta.stop();
+  s.fleet.silentHost("mute");
+  await s.configure(
+    s.fleet.hostToml({ connectSecs: 5, timeoutSecs: 8, names: ["alpha", "beta", "mute"] }),
+    "[fleet]\nrefresh_secs = 1\n",
+  );
+  try {
+    // No reading yet: the local counts, each host pending, and a refresher started.
+    const first = await s.tma(["status", "--all-hosts", "--format", "json"]);
+    assertEquals(first.code, 0, first.stderr);
+    const doc = JSON.parse(first.stdout);
+    assertEquals(doc.counts.idle, 1);
+    assertEquals(doc.counts.blocked, 0);
+    assertEquals(doc.hosts.map((h: { name: string; reachable: boolean }) => [h.name, h.reachable]), [
+      ["alpha", false],
+      ["beta", false],
+      ["mute", false],
+    ]);
+    // The poll has ended; its refresher is still connecting to the host that never answers.
+    await s.local.waitFor(async () =>
+      (await s.fleet.sshProcesses()).some((l) => l.includes(" mute tma ls ")), 10_000);
+    // Then the cache fills: alpha counts, beta is marked, and the poll still returns at once.
+    let line = "";
+    await s.local.waitFor(async () => {
+      line = (await s.tma(["status", "--all-hosts"])).stdout;
+      return line.includes("⚑1") && line.includes("✗beta");
+    }, 20_000).catch(() => {
+      throw new Error(`status never showed the fleet: ${line}`);
+    });
+    assert(/#\[range=user\|tma:blocked\]#\[fg=red\]⚑1/.test(line), line);
+    assert(line.includes("○1"), line);
+    assert(!line.includes("\n"), "no trailing newline (C20)");
+    const plain = await s.tma(["status", "--host", "alpha", "--format", "plain"]);
+    assertEquals(plain.stdout, "⚑1");
+    // Polls at once: still one refresher (it holds the lock; a second one exits).
+    await Promise.all([1, 2, 3].map(() => s.tma(["status", "--all-hosts"])));
+    await new Promise((r) => setTimeout(r, 1500));
+    assertEquals((await refreshers(s.local)).length, 1);
+  } finally {
+    for (const pid of await refreshers(s.local)) Deno.kill(pid, "SIGTERM");
+    await s.local.waitFor(async () =>
+      (await refreshers(s.local)).length === 0 && (await s.fleet.sshProcesses()).length === 0, 10_000);
+  }
+});

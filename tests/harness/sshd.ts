@@ -356,7 +356,7 @@ export class SshFleet {
   async sshProcesses(): Promise<string[]> {
     const out = await run("ps", ["-eo", "pid=,args="]);
     return out.split("\n").filter((line) =>
-      /^\s*\d+\s+ssh\s/.test(line) && line.includes(this.sshConfig)
+      /^\s*\d+\s+(\S*\/)?ssh\s/.test(line) && line.includes(this.sshConfig)
     );
   }
 

@@ -16,6 +16,10 @@ export async function run(ctx: CommandContext, _args: ParsedArgs): Promise<numbe
   const [config, server] = await Promise.all([ctx.config(), ctx.server()]);
   const specs = hostSpecs(config);
   if (specs.length === 0) return 0;
+  // A signal ends it through Deno.exit, whose unload kills the ssh under way (no orphan).
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+    Deno.addSignalListener(signal, () => Deno.exit(0));
+  }
   await runRefresher({
     server,
     specs,

@@ -70,7 +70,7 @@ export function startDetached(argv: readonly string[]): void {
     args,
     stdin: "null",
     stdout: "null",
-    stderr: "null",
+    stderr: Deno.env.get("TMA_DBG") ? "inherit" : "null",
     detached: true,
   }).spawn();
   child.unref();
