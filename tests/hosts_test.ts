@@ -479,3 +479,30 @@ fleetTest("X9 C20: status --all-hosts prints fleet counts from cached readings a
       (await refreshers(s.local)).length === 0 && (await s.fleet.sshProcesses()).length === 0, 10_000);
   }
 });
+
+fleetTest("X9 C63: subscribe --events --host: a replaced agent leaves and arrives, each edge with its host", async (s) => {
+  const a = await s.alpha.standIn("claude", { height: 40 });
+  await show(a, "claude_idle_fresh_w120");
+  await s.fleet.addHost("alpha", s.alpha);
+  await s.configure(s.fleet.hostToml({ ...DEADLINES, names: ["alpha"] }));
+  const stream = startTma(s.local, ["subscribe", "--json", "--events", "--host", "alpha"]);
+  try {
+    await readBy(s.alpha, stream);
+    const b = await replaceAgent(s.alpha, a.pane, "claude");
+    await show(b, "claude_idle_fresh_w120");
+    let edges: Record<string, unknown>[] = [];
+    await s.local.waitFor(() => {
+      edges = stream.stdout().split("\n").filter((l) => l).map((l) => JSON.parse(l));
+      return Promise.resolve(edges.length >= 2);
+    }, 15_000).catch(() => {
+      throw new Error(`no edges: ${stream.stdout()} ${stream.stderr()}`);
+    });
+    assertEquals(
+      edges.slice(0, 2).map((e) => [e.host, e.pane, e.from, e.to]).sort(),
+      [["alpha", a.pane, "", "idle"], ["alpha", a.pane, "idle", ""]],
+    );
+  } finally {
+    stream.kill("SIGTERM");
+    assertEquals((await stream.done).code, 0);
+  }
+});
