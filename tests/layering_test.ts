@@ -320,7 +320,9 @@ Deno.test("layers D64: the hook path loads no external package and no other comm
  * for it, and the status line and the hooks least of all.
  */
 function fleetModule(path: string): boolean {
-  return ["src/core/fleet/", "src/runtime/fleet/", "src/cli/fleet/"].some((f) => path.startsWith(f)) ||
+  return ["src/core/fleet/", "src/runtime/fleet/", "src/cli/fleet/"].some((f) =>
+    path.startsWith(f)
+  ) ||
     path === "src/tmux/remote_window.ts";
 }
 
@@ -351,7 +353,9 @@ Deno.test("layers X9: only src/runtime/fleet/ssh.ts starts a transport process (
   const problems: string[] = [];
   for (const module of SOURCE.values()) {
     if (isTest(module.path) || module.path === "src/runtime/fleet/ssh.ts") continue;
-    for (const match of module.masked.code.matchAll(/\bDeno\s*\.\s*Command\s*\(\s*["`]#(\d+)["`]/g)) {
+    for (
+      const match of module.masked.code.matchAll(/\bDeno\s*\.\s*Command\s*\(\s*["`]#(\d+)["`]/g)
+    ) {
       if (/^\s*(\S*\/)?(ssh|scp|mosh)(\s|$)/.test(module.masked.strings[Number(match[1])])) {
         problems.push(`${module.path}:${lineOf(module.masked.code, match.index)} spawns ssh`);
       }
@@ -360,7 +364,9 @@ Deno.test("layers X9: only src/runtime/fleet/ssh.ts starts a transport process (
       // The fleet's own modules start only tma itself (the refresher) outside ssh.ts.
       for (const match of module.masked.code.matchAll(/\bDeno\s*\.\s*Command\s*\(/g)) {
         if (module.path !== "src/runtime/fleet/refresher.ts") {
-          problems.push(`${module.path}:${lineOf(module.masked.code, match.index)} starts a process`);
+          problems.push(
+            `${module.path}:${lineOf(module.masked.code, match.index)} starts a process`,
+          );
         }
       }
     }

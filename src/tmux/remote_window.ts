@@ -26,7 +26,13 @@ export async function findTaggedWindow(
   server: TmuxServer,
   tag: string,
 ): Promise<TaggedWindow | null> {
-  const format = ["#{window_id}", "#{session_name}", "#{pane_id}", "#{pane_dead}", `#{${REMOTE_OPTION}}`]
+  const format = [
+    "#{window_id}",
+    "#{session_name}",
+    "#{pane_id}",
+    "#{pane_dead}",
+    `#{${REMOTE_OPTION}}`,
+  ]
     .join(FIELD_SEPARATOR);
   const { stdout } = await runTmux(server, ["list-panes", "-a", "-F", format]);
   for (const line of stdout.split("\n")) {

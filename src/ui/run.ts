@@ -78,7 +78,8 @@ export async function runSurface(
     switch (effect.type) {
       case "refresh":
         host.refresh().then(
-          (rows) => dispatch({ type: "rows", rows, nowMs: host.now(), fresh: true, notes: host.notes?.() }),
+          (rows) =>
+            dispatch({ type: "rows", rows, nowMs: host.now(), fresh: true, notes: host.notes?.() }),
           (error) => {
             host.report(`tma: refresh failed: ${error instanceof Error ? error.message : error}`);
             return dispatch({ type: "rows", rows: model.rows, nowMs: host.now(), fresh: true });

@@ -27,7 +27,7 @@ export function forwardedFlags(args: ParsedArgs, globalFlags: readonly FlagSpec[
   for (const [name, value] of Object.entries(args.flags)) {
     if (name === "host" || globals.has(name) || value === undefined || value === false) continue;
     if (value === true) out.push(`--${name}`);
-    else if (Array.isArray(value)) for (const v of value) out.push(`--${name}`, v);
+    else if (Array.isArray(value)) { for (const v of value) out.push(`--${name}`, v); }
     else out.push(`--${name}`, value);
   }
   return out;
@@ -54,7 +54,11 @@ export async function run(
       `act --host ${name} needs --pane ID or a selector: another host has no current pane`,
     );
   }
-  const remote = remoteTma(spec, ["act", ...args.positionals, ...forwardedFlags(args, globalFlags)]);
+  const remote = remoteTma(spec, [
+    "act",
+    ...args.positionals,
+    ...forwardedFlags(args, globalFlags),
+  ]);
   const argv = transportArgv(spec, remote, { tty: false });
   const run = await runTransport(argv, { timeoutMs: REMOTE_ACT_MS, output: "inherit" });
   switch (run.kind) {

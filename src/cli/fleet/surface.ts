@@ -14,7 +14,7 @@
 import type { ClientHints } from "../../core/client.ts";
 import { checkGate } from "../../core/action/gate.ts";
 import type { PaneView } from "../../core/action/view.ts";
-import { type HostSpec } from "../../core/fleet/hosts.ts";
+import type { HostSpec } from "../../core/fleet/hosts.ts";
 import { keyedRow, parseFleetKey } from "../../core/fleet/keys.ts";
 import type { FleetRow } from "../../core/fleet/reading.ts";
 import { remoteWords, transportArgv } from "../../core/fleet/transport.ts";

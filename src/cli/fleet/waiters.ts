@@ -17,8 +17,8 @@ import { type HostTrack, slotOf } from "../../core/fleet/liveness.ts";
 import type { FleetRow } from "../../core/fleet/reading.ts";
 import {
   fleetDocument,
-  type FleetView,
   fleetRowObject,
+  type FleetView,
   fleetView,
   hostNote,
 } from "../../core/fleet/view.ts";
@@ -26,7 +26,12 @@ import { diffEdges } from "../../core/edges.ts";
 import { sessionOfLocator } from "../../core/jump.ts";
 import { plainLine } from "../../core/rows.ts";
 import { needsGit, type Selector } from "../../core/selector.ts";
-import { initialWaitState, stepWait, type WaitObservation, type WaitSpec } from "../../core/wait.ts";
+import {
+  initialWaitState,
+  stepWait,
+  type WaitObservation,
+  type WaitSpec,
+} from "../../core/wait.ts";
 import { killTransports } from "../../runtime/fleet/ssh.ts";
 import type { FleetPoller } from "../../runtime/fleet/fetch.ts";
 import { Ticker } from "../../runtime/ticker.ts";
@@ -307,8 +312,9 @@ function fleetEdges(
   const byKey = new Map<string, FleetRow>();
   const keyed = (rows: readonly FleetRow[]) =>
     rows.map((row) => {
-      const key = `${keyedRow(row, options.names).pane}#${slotOf(row)}#${row.pane_pid}:${row
-        .server_started_ms}:${row.command}`;
+      const key = `${keyedRow(row, options.names).pane}#${
+        slotOf(row)
+      }#${row.pane_pid}:${row.server_started_ms}:${row.command}`;
       byKey.set(key, row);
       return { ...row, pane: key };
     });

@@ -131,7 +131,10 @@ Deno.test("X9: the ssh argv puts tma's options first: batch, a connect deadline,
     "-t",
     "%7",
   ]);
-  assertEquals(remoteTag(SPEC, { server: "/tmp/s", locator: "w:1.0", pane: "%7" }), "build\t/tmp/s\tw");
+  assertEquals(
+    remoteTag(SPEC, { server: "/tmp/s", locator: "w:1.0", pane: "%7" }),
+    "build\t/tmp/s\tw",
+  );
 });
 
 Deno.test("X9: remote words are quoted for the host's shell only when they need it", () => {
@@ -141,13 +144,16 @@ Deno.test("X9: remote words are quoted for the host's shell only when they need 
   assertEquals(shellWord("it's $HOME; rm -rf ~"), `'it'\\''s $HOME; rm -rf ~'`);
   assertEquals(shellWord(""), "''");
   // The remote tma program is the user's shell text, kept as written (so ~ expands there).
-  assertEquals(remoteTma({ ...SPEC, tma: "~/.deno/bin/tma" }, ["act", "steer", "--text", "go on"]), [
-    "~/.deno/bin/tma",
-    "act",
-    "steer",
-    "--text",
-    "'go on'",
-  ]);
+  assertEquals(
+    remoteTma({ ...SPEC, tma: "~/.deno/bin/tma" }, ["act", "steer", "--text", "go on"]),
+    [
+      "~/.deno/bin/tma",
+      "act",
+      "steer",
+      "--text",
+      "'go on'",
+    ],
+  );
 });
 
 Deno.test("X9: [[host]] config: defaults, and errors that name the file and the key", () => {
@@ -172,7 +178,11 @@ Deno.test("X9: [[host]] config: defaults, and errors that name the file and the 
     '[host] name: "b" names two [[host]] entries',
   );
   assertThrows(() => parseConfig('[[host]]\nname = "a b"\n', "/c.toml"), Error, "[host] name:");
-  assertThrows(() => parseConfig('[[host]]\nname = "b"\ncommand = []\n', "/c.toml"), Error, "command");
+  assertThrows(
+    () => parseConfig('[[host]]\nname = "b"\ncommand = []\n', "/c.toml"),
+    Error,
+    "command",
+  );
 });
 
 Deno.test("X9: --host names configured hosts; an unknown one or --all-hosts with none is a usage error", () => {
@@ -182,8 +192,16 @@ Deno.test("X9: --host names configured hosts; an unknown one or --all-hosts with
     "a",
   ]);
   assertEquals(selectHosts(config, { names: [], all: true }).map((h) => h.name), ["a", "b"]);
-  assertThrows(() => selectHosts(config, { names: ["c"], all: false }), UsageError, "declared: a, b");
-  assertThrows(() => selectHosts(defaultConfig(), { names: [], all: true }), UsageError, "[[host]]");
+  assertThrows(
+    () => selectHosts(config, { names: ["c"], all: false }),
+    UsageError,
+    "declared: a, b",
+  );
+  assertThrows(
+    () => selectHosts(defaultConfig(), { names: [], all: true }),
+    UsageError,
+    "[[host]]",
+  );
   assertThrows(() => selectHosts(config, { names: ["a"], all: true }), UsageError, "--all-hosts");
 });
 
@@ -199,7 +217,9 @@ Deno.test("X9: a reading is the last line's schema-1 document; anything else is 
     ['{"schema":1,"agents":[{"pane":"x"}]}', "agents[0].pane"],
     [JSON.stringify({ schema: 1, agents: [{ ...row("%1"), pane_pid: undefined }] }), "update tma"],
   ];
-  for (const [text, message] of cases) assertThrows(() => parseReading(text), ReadingError, message);
+  for (const [text, message] of cases) {
+    assertThrows(() => parseReading(text), ReadingError, message);
+  }
 });
 
 Deno.test("X9: liveness: a changed identity restarts the episode; the same one keeps the restart", () => {
@@ -227,7 +247,11 @@ Deno.test("X9: liveness: a changed identity restarts the episode; the same one k
   assertEquals(track.rows[0].episode_ms, 9500);
   // A new server start (same socket and pane id) or a new command is a new agent too.
   for (const change of [{ server_started_ms: 2000 }, { command: "node" }]) {
-    const next = recordReading(track, { rows: [row("%3", { pane_pid: 77, ...change })], panes: [] }, 20_000);
+    const next = recordReading(
+      track,
+      { rows: [row("%3", { pane_pid: 77, ...change })], panes: [] },
+      20_000,
+    );
     assertEquals(next.rows[0].episode_ms, 20_000, JSON.stringify(change));
   }
 });
@@ -266,7 +290,14 @@ Deno.test("X9: a fleet view: local rows, then each host's live rows; a down host
   assertEquals(view.rows.map((r) => [r.host, r.pane]), [["here", "%9"], ["up", "%2"]]);
   assertEquals(view.hosts, [
     { name: "up", reachable: true, error: null, last_ok_ms: 1000, age_ms: 1000, agents: 1 },
-    { name: "down", reachable: false, error: "timed out", last_ok_ms: 500, age_ms: 1500, agents: 0 },
+    {
+      name: "down",
+      reachable: false,
+      error: "timed out",
+      last_ok_ms: 500,
+      age_ms: 1500,
+      agents: 0,
+    },
   ]);
   const doc = JSON.parse(fleetDocument(view));
   assertEquals(Object.keys(doc), ["schema", "agents", "hosts"]);

@@ -52,7 +52,8 @@ export function attachArgv(spec: HostSpec, row: Reachable): string[] {
     ...selectWords(row),
   ]);
   const transport = transportArgv(spec, remote, { tty: true });
-  const hold = '"$@"; s=$?; [ "$s" -eq 0 ] || { printf "\\n[tma: %s exited %s; Enter closes this window]" ' +
+  const hold =
+    '"$@"; s=$?; [ "$s" -eq 0 ] || { printf "\\n[tma: %s exited %s; Enter closes this window]" ' +
     '"$1" "$s"; read -r _; }';
   return ["sh", "-c", hold, "tma-remote", ...transport];
 }

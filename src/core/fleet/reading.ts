@@ -62,7 +62,8 @@ const boolOrNull = (v: unknown): boolean | null => typeof v === "boolean" ? v : 
 
 /** A short, printable excerpt of what came back, for the error line. */
 export function excerptOf(text: string): string {
-  const flat = text.replace(/[\x00-\x1f\x7f]+/g, " ").trim();
+  const flat = [...text].map((c) => c.charCodeAt(0) < 32 || c === "\x7f" ? " " : c).join("")
+    .replace(/ +/g, " ").trim();
   if (flat === "") return "nothing";
   return JSON.stringify(flat.length > 60 ? `${flat.slice(0, 60)}…` : flat);
 }
