@@ -419,7 +419,7 @@ fleetTest(
 );
 
 fleetTest(
-  "X9 U33: watch --host shows the remote rows with their host, a remote preview, and the host that is down",
+  "X9 U33 U35: watch --host shows remote rows with their host, a remote preview and the host that is down; enter reaches the row",
   async (s) => {
     const a = await s.alpha.standIn("claude", { height: 40 });
     await show(a, "claude_blocked_bash_w80");
@@ -457,6 +457,27 @@ fleetTest(
       throw new Error(`the watch never showed the fleet:\n${text}`);
     });
     assert(/1 agent\b/.test(text), text);
+    if (HAS_SCRIPT) {
+      // Enter on the remote row: a local window attached to it, and the client there.
+      await s.local.tmux("select-window", "-t", pane);
+      const client = await attachClient(s.local, "main");
+      try {
+        await s.local.tmux("send-keys", "-t", pane, "Enter");
+        let tagged = "";
+        await s.local.waitFor(async () => {
+          tagged = (await s.local.tmux("list-panes", "-a", "-F", "#{pane_id} #{@tma_remote}"))
+            .split("\n").find((l) => l.includes(" alpha\t")) ?? "";
+          return tagged !== "" && (await clientPane(s.local, client.name)) === tagged.split(" ")[0];
+        }, 15_000);
+        await s.alpha.waitFor(
+          async () => (await s.alpha.tmux("list-clients", "-F", "#{client_name}")).trim() !== "",
+          10_000,
+        );
+        await s.local.tmux("kill-pane", "-t", tagged.split(" ")[0]);
+      } finally {
+        await client.close();
+      }
+    }
     await s.local.tmux("send-keys", "-t", pane, "q");
     await s.local.waitFor(async () => (await s.fleet.sshProcesses()).length === 0, 10_000);
   },

@@ -128,10 +128,13 @@ export function liveRows(track: HostTrack, policy: LivePolicy): FleetRow[] {
   return isLive(track, policy) ? track.rows : [];
 }
 
+/** What `whyNotLive` says of a host no fetch has answered or failed yet. */
+export const NO_READING_YET = "no reading yet";
+
 /** Why a host is not live, in a few words (its error, or how long it has been silent). */
 export function whyNotLive(track: HostTrack, policy: LivePolicy): string | null {
   if (isLive(track, policy)) return null;
   if (track.error !== null) return track.error;
-  if (track.okMs === null) return "no reading yet";
+  if (track.okMs === null) return NO_READING_YET;
   return `no answer for ${Math.round((policy.nowMs - track.okMs) / 1000)} s`;
 }

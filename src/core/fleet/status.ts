@@ -14,7 +14,7 @@
 import type { Config } from "../config/schema.ts";
 import { classOf } from "../state.ts";
 import { countClasses, renderJson, renderPlain, renderProm, renderTmux } from "../status_render.ts";
-import type { FleetView, HostLine } from "./view.ts";
+import { type FleetView, type HostLine, pendingHost } from "./view.ts";
 
 /** The status formats (C20-C23). */
 export type StatusFormat = "tmux" | "plain" | "json" | "prom";
@@ -28,7 +28,7 @@ export interface FleetStatusOptions {
 
 /** The glyph of a host that is not live: failed or silent, or not read yet. */
 function markOf(line: HostLine): string {
-  return `${line.last_ok_ms === null && line.error === "no reading yet" ? "…" : "✗"}${line.name}`;
+  return `${pendingHost(line) ? "…" : "✗"}${line.name}`;
 }
 
 function promLabel(value: string): string {

@@ -16,7 +16,14 @@ import { formatAge } from "../age.ts";
 import { sessionOfLocator } from "../jump.ts";
 import { ROW_KEYS, sortRows } from "../rows.ts";
 import { matches, type Selector } from "../selector.ts";
-import { type HostTrack, isLive, type LivePolicy, liveRows, whyNotLive } from "./liveness.ts";
+import {
+  type HostTrack,
+  isLive,
+  type LivePolicy,
+  liveRows,
+  NO_READING_YET,
+  whyNotLive,
+} from "./liveness.ts";
 import { type FleetRow, IDENTITY_KEYS } from "./reading.ts";
 
 /** One host's line in a fleet document. */
@@ -85,9 +92,15 @@ export function fleetDocument(view: FleetView): string {
   return JSON.stringify({ schema: 1, agents: view.rows.map(fleetRowObject), hosts: view.hosts });
 }
 
+/** Whether a host has simply not been read yet (not a failure). */
+export function pendingHost(line: HostLine): boolean {
+  return !line.reachable && line.last_ok_ms === null && line.error === NO_READING_YET;
+}
+
 /** One line for people about a host that is not reachable, or null when it is. */
 export function hostNote(line: HostLine): string | null {
   if (line.reachable) return null;
+  if (pendingHost(line)) return `${line.name}: reading…`;
   const last = line.age_ms === null
     ? "never answered"
     : `last good reading ${formatAge(line.age_ms)} ago`;
