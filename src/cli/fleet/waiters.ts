@@ -286,8 +286,13 @@ export async function runSubscribe(
           previous = tick.view.rows;
         } else {
           const document = fleetDocument(tick.view);
-          if (!options.changesOnly || document !== lastDocument) lines.push(document);
-          lastDocument = document;
+          // The readings' times move every refresh: --changes-only compares rows and host states.
+          const compared = JSON.stringify([
+            tick.view.rows.map(fleetRowObject),
+            tick.view.hosts.map((h) => [h.name, h.reachable, h.error]),
+          ]);
+          if (!options.changesOnly || compared !== lastDocument) lines.push(document);
+          lastDocument = compared;
         }
         if (!options.write(lines)) return EXIT.ok;
       }
