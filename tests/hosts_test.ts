@@ -12,7 +12,14 @@ import { attachClient, clientPane, HAS_SCRIPT } from "./harness/client.ts";
 import { recorder, screen } from "./harness/recorder.ts";
 import { stripAnsi } from "../src/core/ansi.ts";
 import { SKIP_SSH, SshFleet } from "./harness/sshd.ts";
-import { runTma, ScratchTmux, type StandIn, startTma, tmaCommand } from "./harness/tmux.ts";
+import {
+  type RunningTma,
+  runTma,
+  ScratchTmux,
+  type StandIn,
+  startTma,
+  tmaCommand,
+} from "./harness/tmux.ts";
 
 /** A local server, two remote hosts and the fleet that reaches them. */
 interface Setup {
@@ -22,6 +29,10 @@ interface Setup {
   fleet: SshFleet;
   /** Runs tma on the local server with the fleet's [[host]] entries in its config. */
   tma(args: string[], options?: { deadlineMs?: number }): Promise<Ran>;
+  /** Starts tma on the local server and returns at once (`wait`, `subscribe`). */
+  start(args: string[]): RunningTma;
+  /** The environment of the local tma beyond the scratch HOME (a scratch runtime folder). */
+  env: Record<string, string>;
   /** Rewrites the local config with these [[host]] entries (and extra TOML). */
   configure(hostToml: string, extra?: string): Promise<void>;
 }
@@ -40,13 +51,18 @@ function fleetTest(name: string, fn: (s: Setup) => Promise<void>): void {
       const fleet = await SshFleet.create();
       const configPath = `${local.home}/.config/tma/config.toml`;
       await Deno.mkdir(`${local.home}/.config/tma`, { recursive: true });
+      // The refresher's lock goes to a scratch runtime folder, never the real /tmp/tma.
+      const env = { XDG_RUNTIME_DIR: `${local.dir}/run` };
+      await Deno.mkdir(env.XDG_RUNTIME_DIR, { mode: 0o700 });
       const setup: Setup = {
         local,
         alpha,
         beta,
         fleet,
+        env,
         tma: (args, options = {}) =>
-          runTma(local, args, { deadlineMs: options.deadlineMs ?? 60_000 }),
+          runTma(local, args, { env, deadlineMs: options.deadlineMs ?? 60_000 }),
+        start: (args) => startTma(local, args, { env }),
         configure: (hostToml, extra = "") =>
           Deno.writeTextFile(configPath, `${extra}\n${hostToml}`),
       };
@@ -252,7 +268,7 @@ fleetTest(
     await show(a, "claude_blocked_bash_w80");
     await s.fleet.addHost("alpha", s.alpha);
     await s.configure(s.fleet.hostToml({ ...DEADLINES, names: ["alpha"] }));
-    const until = startTma(s.local, [
+    const until = s.start([
       "wait",
       "--host",
       "alpha",
@@ -271,7 +287,7 @@ fleetTest(
     const row = JSON.parse(done.stdout);
     assertEquals([row.schema, row.host, row.pane, row.state], [1, "alpha", a.pane, "idle"]);
 
-    const gone = startTma(s.local, [
+    const gone = s.start([
       "wait",
       "--host",
       "alpha",
@@ -390,6 +406,7 @@ fleetTest(
     const remoteActive = async () =>
       (await s.alpha.tmux("display", "-p", "-t", "main", "#{pane_id}")).trim();
     try {
+      await s.alpha.tmux("set-option", "-p", "-t", a.pane, "@agent_attention", "1");
       const first = await s.tma(["jump", "--host", "alpha", "--pane", a.pane, "-c", client.name]);
       assertEquals(first.code, 0, first.stderr);
       assertEquals((await tagged()).length, 1);
@@ -409,6 +426,8 @@ fleetTest(
       assertEquals((await tagged()).length, 1, "the window is reused");
       assertEquals(await clientPane(s.local, client.name), pane);
       await s.alpha.waitFor(async () => (await remoteActive()) === b.pane);
+      // As a local jump does (C29), each jump cleared the destination's attention on its host.
+      assertEquals(await s.alpha.option(a.pane, "@agent_attention"), "");
 
       await s.local.tmux("kill-window", "-t", windowId);
       await s.local.waitFor(async () => (await s.fleet.sshProcesses()).length === 0, 10_000);
@@ -443,6 +462,7 @@ fleetTest(
           XDG_STATE_HOME: env.XDG_STATE_HOME,
           TMA_CONFIG: env.TMA_CONFIG,
           DENO_DIR: env.DENO_DIR,
+          ...s.env,
         },
       },
     );
@@ -562,7 +582,7 @@ fleetTest(
     await show(a, "claude_idle_fresh_w120");
     await s.fleet.addHost("alpha", s.alpha);
     await s.configure(s.fleet.hostToml({ ...DEADLINES, names: ["alpha"] }));
-    const stream = startTma(s.local, ["subscribe", "--json", "--events", "--host", "alpha"]);
+    const stream = s.start(["subscribe", "--json", "--events", "--host", "alpha"]);
     try {
       await readBy(s.alpha, stream);
       const b = await replaceAgent(s.alpha, a.pane, "claude");

@@ -4,8 +4,8 @@
  * with a generated host key and a generated client key, all in a scratch
  * folder. The host's session environment (`SetEnv`) puts a per-host `tma`
  * launcher first on `PATH`: it runs this checkout's `mod.ts` with the
- * documented permissions against that host's own scratch tmux server and
- * scratch HOME. The client side is one scratch `ssh_config` naming every
+ * documented permissions against that host's own scratch tmux server (by
+ * `TMA_SOCKET_PATH`) and scratch HOME. The client side is one scratch `ssh_config` naming every
  * host, which a `[[host]]` entry passes with `-F`, so the real `~/.ssh` and
  * the real HOME are never read. Faults are real too: a host whose sshd is
  * stopped, a listener that accepts and never answers, one that answers
@@ -180,7 +180,11 @@ export class SshFleet {
     const dir = `${this.dir}/${name}`;
     await Deno.mkdir(`${dir}/bin`, { recursive: true });
     const mod = new URL("../../mod.ts", import.meta.url).pathname;
+    // The server by TMA_SOCKET_PATH, as a user's default would be: a jump's remote
+    // `tma --socket-path <server> clear-attention` may name it too.
+    const socketPath = (await tmux.tmux("display-message", "-p", "#{socket_path}")).trim();
     const env: Record<string, string> = {
+      TMA_SOCKET_PATH: socketPath,
       HOME: tmux.home,
       XDG_CONFIG_HOME: `${tmux.home}/.config`,
       XDG_STATE_HOME: `${tmux.home}/.local/state`,
@@ -196,8 +200,7 @@ export class SshFleet {
       "#!/bin/sh",
       "# This host's tma: this checkout, against this host's scratch tmux server.",
       exports,
-      `exec '${Deno.execPath()}' run --quiet ${RUN_PERMISSIONS.join(" ")} '${mod}' ` +
-      `--socket-name '${tmux.socketName}' "$@"`,
+      `exec '${Deno.execPath()}' run --quiet ${RUN_PERMISSIONS.join(" ")} '${mod}' "$@"`,
       "",
     ].join("\n");
     await Deno.writeTextFile(`${dir}/bin/tma`, launcher, { mode: 0o755 });

@@ -104,23 +104,14 @@ Deno.test("X9: the ssh argv puts tma's options first: batch, a connect deadline,
   const attach = attachArgv(SPEC, { server: "/tmp/s", locator: "my work:2.0", pane: "%7" });
   assertEquals(attach.slice(0, 4), ["sh", "-c", attach[2], "tma-remote"]);
   assert(attach.includes("-t") && !attach.includes("BatchMode=yes"), attach.join(" "));
-  assertEquals(attach.slice(-15), [
-    "build",
-    "tmux",
-    "-S",
-    "/tmp/s",
-    "attach-session",
-    "-t",
-    "'=my work'",
-    "';'",
-    "select-window",
-    "-t",
-    "%7",
-    "';'",
-    "select-pane",
-    "-t",
-    "%7",
-  ]);
+  // One remote line (tmux reads a lone ";" word as its own separator): the pane's attention is
+  // cleared by the host's own tma, as a local jump clears it, then the attach at the pane.
+  assertEquals(
+    attach[attach.length - 1],
+    "tma --socket-path /tmp/s clear-attention %7 2>/dev/null ; exec tmux -S /tmp/s " +
+      "attach-session -t '=my work' ';' select-window -t %7 ';' select-pane -t %7",
+  );
+  assertEquals(attach[attach.length - 2], "build");
   assertEquals(selectArgv(SPEC, { server: "/tmp/s", locator: "w:1.0", pane: "%7" }).slice(-8), [
     "/tmp/s",
     "select-window",

@@ -3,8 +3,10 @@
  * `ssh -t <host> tmux -S <server> attach-session -t =<session> \; select-window
  * -t %N \; select-pane -t %N`, and a jump to a session whose window is
  * already open reuses it, moving the remote session to the pane with a
- * batch `tmux … select-window \; select-pane` over the same transport. The
- * window is tagged with the host, server and session it shows. Pure.
+ * batch `tmux … select-window \; select-pane` over the same transport. Both
+ * first clear the pane's attention through the host's `tma clear-attention`,
+ * as a local jump does. The window is tagged with the host, server and
+ * session it shows. Pure.
  *
  * ```ts
  * const spec = { name: "build", command: ["ssh", "build"], tma: "tma", connectMs: 5000, timeoutMs: 10000 };
@@ -15,7 +17,7 @@
  */
 import type { HostSpec } from "./hosts.ts";
 import { sessionOfLocator } from "../jump.ts";
-import { remoteWords, transportArgv } from "./transport.ts";
+import { remoteTma, remoteWords, transportArgv } from "./transport.ts";
 
 /** What reaching a row reads of it. */
 export type Reachable = { server: string; locator: string; pane: string };
@@ -30,6 +32,19 @@ export function remoteWindowName(spec: HostSpec, row: Reachable): string {
   return `${spec.name}:${sessionOfLocator(row.locator)}`;
 }
 
+/**
+ * The remote shell words that clear the pane's attention as a jump does
+ * (C29), through the host's own `tma clear-attention` (its guarded write);
+ * silent, and a host without tma goes on to the tmux part.
+ */
+function clearWords(spec: HostSpec, row: Reachable): string[] {
+  return [
+    ...remoteTma(spec, ["--socket-path", row.server, "clear-attention", row.pane]),
+    "2>/dev/null",
+    ";",
+  ];
+}
+
 /** The remote tmux commands that bring the row's session to its pane. */
 function selectWords(row: Reachable): string[] {
   return ["select-window", "-t", row.pane, ";", "select-pane", "-t", row.pane];
@@ -41,17 +56,22 @@ function selectWords(row: Reachable): string[] {
  * screen until Enter instead of the window vanishing.
  */
 export function attachArgv(spec: HostSpec, row: Reachable): string[] {
-  const remote = remoteWords([
-    "tmux",
-    "-S",
-    row.server,
-    "attach-session",
-    "-t",
-    `=${sessionOfLocator(row.locator)}`,
-    ";",
-    ...selectWords(row),
-  ]);
-  const transport = transportArgv(spec, remote, { tty: true });
+  const remote = [
+    ...clearWords(spec, row),
+    "exec",
+    ...remoteWords([
+      "tmux",
+      "-S",
+      row.server,
+      "attach-session",
+      "-t",
+      `=${sessionOfLocator(row.locator)}`,
+      ";",
+      ...selectWords(row),
+    ]),
+  ];
+  // One word: tmux, which runs the window's argv, would take a lone `;` for its own separator.
+  const transport = transportArgv(spec, [remote.join(" ")], { tty: true });
   const hold =
     '"$@"; s=$?; [ "$s" -eq 0 ] || { printf "\\n[tma: %s exited %s; Enter closes this window]" ' +
     '"$1" "$s"; read -r _; }';
@@ -62,7 +82,7 @@ export function attachArgv(spec: HostSpec, row: Reachable): string[] {
 export function selectArgv(spec: HostSpec, row: Reachable): string[] {
   return transportArgv(
     spec,
-    remoteWords(["tmux", "-S", row.server, ...selectWords(row)]),
+    [...clearWords(spec, row), ...remoteWords(["tmux", "-S", row.server, ...selectWords(row)])],
     { tty: false },
   );
 }
