@@ -16,9 +16,10 @@
  * picker's first frame and one `jump --attention` at 100 panes
  * (scripts/bench_surfaces.ts), the daemon's hook fire, draw-to-blocked
  * latency, CPU and peak memory (scripts/bench_daemon.ts), what the agent
- * waits for per hook fire and fire to stamp (scripts/bench_hooks.ts), and a
- * user manifest's linear-time patterns (scripts/bench_patterns.ts) follow,
- * each with its own reference.
+ * waits for per hook fire and fire to stamp (scripts/bench_hooks.ts), a
+ * user manifest's linear-time patterns (scripts/bench_patterns.ts), and a
+ * fleet refresh over two loopback ssh hosts beside a local `tma ls --json`
+ * (scripts/bench_hosts.ts) follow, each with its own reference.
  * @module
  */
 import { countingTmux, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
@@ -385,6 +386,13 @@ async function main(): Promise<void> {
     } catch (error) {
       report.user_patterns = `skipped: ${(error as Error).message}`;
     }
+    // issue 19: a fleet refresh over two loopback hosts of 50 panes each, beside a local ls.
+    try {
+      const { benchHosts } = await import("./bench_hosts.ts");
+      report.hosts = await benchHosts();
+    } catch (error) {
+      report.hosts = `skipped: ${(error as Error).message}`;
+    }
     console.log(
       `tma bench: each figure is the median of ${PAIRS} adjacent pairs' ratios ` +
         "(subject over reference, q1-q3 beside it); times are medians in ms",
@@ -417,6 +425,10 @@ async function main(): Promise<void> {
     } else {
       console.log("hooks:", JSON.stringify(report.hooks));
     }
+    console.log(
+      "hosts (fleet refresh over 2 ssh hosts x 50 panes over a local ls --json, pair by pair):",
+      JSON.stringify(report.hosts),
+    );
     console.log(JSON.stringify(report));
   } finally {
     await bundled.dispose();

@@ -314,6 +314,66 @@ Deno.test("layers D64: the hook path loads no external package and no other comm
   );
 });
 
+/**
+ * The fleet (X9): its code, which only a command given `--host` or
+ * `--all-hosts` loads (with `import()`), so no command without them pays
+ * for it, and the status line and the hooks least of all.
+ */
+function fleetModule(path: string): boolean {
+  return ["src/core/fleet/", "src/runtime/fleet/", "src/cli/fleet/"].some((f) =>
+    path.startsWith(f)
+  ) ||
+    path === "src/tmux/remote_window.ts";
+}
+
+/** The commands that take the host flags, whose own start-up must not load the fleet. */
+const HOST_COMMANDS = [
+  "src/cli/commands/ls.ts",
+  "src/cli/commands/status.ts",
+  "src/cli/commands/watch.ts",
+  "src/cli/commands/wait.ts",
+  "src/cli/commands/subscribe.ts",
+  "src/cli/commands/act.ts",
+  "src/cli/commands/jump.ts",
+  "src/cli/commands/picker.ts",
+];
+
+Deno.test("layers X9: the status path, the hook path and the host-flag commands load no fleet module at start-up", () => {
+  const starts = [...STATUS_PATH, ...HOOK_PATH, ...HOST_COMMANDS];
+  for (const start of starts) assert(SOURCE.has(start), `${start} is gone: update the list`);
+  const fleet = [...SOURCE.keys()].filter(fleetModule);
+  assert(fleet.includes("src/runtime/fleet/ssh.ts"), "fleetModule() no longer names the fleet");
+  report(
+    "the fleet loads only when --host or --all-hosts is given",
+    heavyChains(SOURCE, starts, fleet),
+  );
+});
+
+Deno.test("layers X9: only src/runtime/fleet/ssh.ts starts a transport process (ssh)", () => {
+  const problems: string[] = [];
+  for (const module of SOURCE.values()) {
+    if (isTest(module.path) || module.path === "src/runtime/fleet/ssh.ts") continue;
+    for (
+      const match of module.masked.code.matchAll(/\bDeno\s*\.\s*Command\s*\(\s*["`]#(\d+)["`]/g)
+    ) {
+      if (/^\s*(\S*\/)?(ssh|scp|mosh)(\s|$)/.test(module.masked.strings[Number(match[1])])) {
+        problems.push(`${module.path}:${lineOf(module.masked.code, match.index)} spawns ssh`);
+      }
+    }
+    if (module.path.startsWith("src/runtime/fleet/") || module.path.startsWith("src/cli/fleet/")) {
+      // The fleet's own modules start only tma itself (the refresher) outside ssh.ts.
+      for (const match of module.masked.code.matchAll(/\bDeno\s*\.\s*Command\s*\(/g)) {
+        if (module.path !== "src/runtime/fleet/refresher.ts") {
+          problems.push(
+            `${module.path}:${lineOf(module.masked.code, match.index)} starts a process`,
+          );
+        }
+      }
+    }
+  }
+  report("a host is reached only through src/runtime/fleet/ssh.ts", problems);
+});
+
 Deno.test("layers: only src/tmux/ spawns tmux or ps", () => {
   const spawns: RegExp[] = [
     /\bDeno\s*\.\s*Command\s*\(\s*["`]#(\d+)["`]/g,

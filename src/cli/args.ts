@@ -124,3 +124,11 @@ export function formatFlags(specs: readonly FlagSpec[]): string {
   const width = Math.max(0, ...rows.map(([left]) => left.length)) + 2;
   return rows.map(([left, help]) => left.padEnd(width) + help).join("\n");
 }
+
+/**
+ * Whether the flags ask for other hosts (`--host`, `--all-hosts`, X9): the
+ * fleet code loads only then, so a command without them runs as before.
+ */
+export function fleetAsked(flags: ParsedFlags): boolean {
+  return flags["host"] !== undefined || flags["all-hosts"] === true;
+}

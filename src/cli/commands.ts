@@ -35,6 +35,16 @@ export const SELECTOR_FLAGS: FlagSpec[] = [
   },
 ];
 
+/** The flags that reach other hosts (X9): `ls`, `status`, `watch`, `wait` and `subscribe`. */
+export const HOST_FLAGS: FlagSpec[] = [
+  {
+    name: "host",
+    kind: "multi",
+    help: "agents of this [[host]] of config (repeatable; without this machine's)",
+  },
+  { name: "all-hosts", kind: "boolean", help: "this machine's agents and every [[host]]'s" },
+];
+
 /** The global flags of C2-C10, accepted before or after the subcommand. */
 export const GLOBAL_FLAGS: FlagSpec[] = [
   { name: "manifest-dir", kind: "string", help: "load agent manifests only from this directory" },
@@ -53,15 +63,23 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "ls",
     summary: "list agent panes and their state",
-    usage: "tma ls [--json] [--pane ID] [selector]",
+    usage: "tma ls [--json] [--pane ID] [selector] [--host NAME ... | --all-hosts]",
     examples: [
       ["tma ls", "one line per agent pane"],
       ["tma ls --json --state blocked", "the blocked agents, as the JSON feed"],
+      ["tma ls --all-hosts", "this machine's agents and every [[host]]'s"],
     ],
     flags: [
       { name: "json", kind: "boolean", help: "print the schema-1 JSON document" },
       { name: "pane", kind: "string", help: "only this pane" },
       ...SELECTOR_FLAGS,
+      ...HOST_FLAGS,
+      {
+        name: "identity",
+        kind: "boolean",
+        help: "with --json: identity keys and pane ids, for another host's fleet view",
+        hidden: true,
+      },
     ],
     cycles: true,
     load: () => import("./commands/ls.ts"),
@@ -69,10 +87,11 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "status",
     summary: "run a detection cycle and print counts for a status line",
-    usage: "tma status [--format tmux|plain|json|prom] [selector]",
+    usage: "tma status [--format tmux|plain|json|prom] [selector] [--host NAME ... | --all-hosts]",
     examples: [
       ["tma status", "counts for #(tma status) in status-right"],
       ["tma status --format json --session work", "one session's counts as JSON"],
+      ["tma status --all-hosts", "fleet counts from cached readings (never waits on ssh)"],
     ],
     flags: [
       {
@@ -82,6 +101,7 @@ export const COMMANDS: CommandSpec[] = [
         help: "output format (default tmux)",
       },
       ...SELECTOR_FLAGS,
+      ...HOST_FLAGS,
     ],
     cycles: true,
     load: () => import("./commands/status.ts"),
@@ -90,7 +110,7 @@ export const COMMANDS: CommandSpec[] = [
     name: "wait",
     summary: "block until agents reach a state (for scripts)",
     usage:
-      "tma wait (--pane ID | --agent NAME | --any | --all | --count N) --until STATES [--since MS] [--timeout SECS] [--json] [selector]",
+      "tma wait (--pane ID | --agent NAME | --any | --all | --count N) --until STATES [--since MS] [--timeout SECS] [--json] [selector] [--host NAME ... | --all-hosts]",
     flags: [
       { name: "pane", kind: "string", help: "wait on this pane" },
       { name: "any", kind: "boolean", help: "the first in-scope agent to match" },
@@ -105,6 +125,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: "timeout", kind: "string", help: "give up after SECS (exit 124)" },
       { name: "json", kind: "boolean", help: "print the matched row (or rows) as JSON" },
       ...SELECTOR_FLAGS,
+      ...HOST_FLAGS,
     ],
     cycles: true,
     load: () => import("./commands/wait.ts"),
@@ -112,13 +133,15 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "subscribe",
     summary: "stream agent state as JSON lines (for scripts)",
-    usage: "tma subscribe --json [--interval SECS] [--changes-only] [--events] [selector]",
+    usage:
+      "tma subscribe --json [--interval SECS] [--changes-only] [--events] [selector] [--host NAME ... | --all-hosts]",
     flags: [
       { name: "json", kind: "boolean", help: "one JSON document per line (required)" },
       { name: "interval", kind: "string", help: "seconds between cycles (default 1, minimum 1)" },
       { name: "changes-only", kind: "boolean", help: "skip a document identical to the last" },
       { name: "events", kind: "boolean", help: "one record per state transition instead" },
       ...SELECTOR_FLAGS,
+      ...HOST_FLAGS,
     ],
     cycles: true,
     load: () => import("./commands/subscribe.ts"),
@@ -170,6 +193,14 @@ export const COMMANDS: CommandSpec[] = [
     flags: [],
     hidden: true,
     load: () => import("./commands/clear_attention.ts"),
+  },
+  {
+    name: "fleet-refresh",
+    summary: "keep the fleet cache of status --all-hosts fresh (started by status, internal)",
+    usage: "tma fleet-refresh",
+    flags: [],
+    hidden: true,
+    load: () => import("./commands/fleet_refresh.ts"),
   },
   {
     name: "install-hooks",
@@ -230,10 +261,12 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "act",
     summary: "fire an action (approve, deny, interrupt, ...) at a pane",
-    usage: "tma act NAME [--pane ID | selector [--all]] [--text MSG] [--dry-run] [--json]",
+    usage:
+      "tma act NAME [--pane ID | selector [--all]] [--host NAME] [--text MSG] [--dry-run] [--json]",
     examples: [
       ["tma act approve --pane %3", "answer pane %3's permission prompt"],
       ["tma act --list --pane %3", "what can be fired there now"],
+      ["tma act approve --host build --pane %3", "answer pane %3 of host build, over ssh"],
     ],
     flags: [
       { name: "pane", kind: "string", help: "target pane (default the current pane)" },
@@ -247,6 +280,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: "list", kind: "boolean", help: "list actions (with --pane: fireability)" },
       { name: "menu", kind: "boolean", help: "show a tmux menu of fireable actions" },
       { name: "log", kind: "boolean", help: "print recent audit log entries" },
+      { name: "host", kind: "string", help: "fire on this [[host]] of config, over ssh" },
       ...SELECTOR_FLAGS,
     ],
     load: () => import("./commands/act.ts"),
@@ -254,10 +288,12 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "jump",
     summary: "take your tmux client to the agent that wants you",
-    usage: "tma jump [--attention|--blocked|--next|--back|--home|--pane ID|--menu] [selector]",
+    usage:
+      "tma jump [--attention|--blocked|--next|--back|--home|--pane ID [--host NAME]|--menu] [selector]",
     examples: [
       ["tma jump --attention", "the agent that has waited longest for you"],
       ["tma jump --back", "back where you were"],
+      ["tma jump --host build --pane %3", "a local window attached to pane %3 of host build"],
     ],
     flags: [
       { name: "attention", kind: "boolean", help: "blocked first (longest first), then done" },
@@ -267,6 +303,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: "home", kind: "boolean", help: "the oldest trail entry; empties the trail" },
       { name: "pane", kind: "string", help: "this pane" },
       { name: "menu", kind: "boolean", help: "a tmux menu of every agent" },
+      { name: "host", kind: "string", help: "with --pane: that pane of this [[host]] of config" },
       ...SELECTOR_FLAGS,
     ],
     cycles: true,
@@ -275,7 +312,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "watch",
     summary: "a live dashboard of every agent, for a pane of its own",
-    usage: "tma watch [--table] [selector]",
+    usage: "tma watch [--table] [selector] [--host NAME ... | --all-hosts]",
     examples: [
       ["tma watch", "the live list with a preview"],
       ["tma watch --table --session work", "the telemetry table of one session"],
@@ -283,6 +320,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: [
       { name: "table", kind: "boolean", help: "open on the full-width table" },
       ...SELECTOR_FLAGS,
+      ...HOST_FLAGS,
     ],
     load: () => import("./commands/watch.ts"),
   },

@@ -8,7 +8,7 @@ import { AUTOSTART_COMMANDS, autostartDaemon } from "./autostart.ts";
 import { TmaError, UsageError } from "../core/errors.ts";
 import { versionLine } from "../core/version.ts";
 import { boolFlag, parseFlags, stringFlag } from "./args.ts";
-import { findCommand, GLOBAL_FLAGS } from "./commands.ts";
+import { findCommand, GLOBAL_FLAGS, HOST_FLAGS } from "./commands.ts";
 import { commandHelp, TABLE, topHelp } from "./help.ts";
 import { type CommandContext, createContext, type GlobalOptions } from "./context.ts";
 
@@ -53,7 +53,8 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
     const rest = nameIndex < 0
       ? [...argv]
       : [...argv.slice(0, nameIndex), ...argv.slice(nameIndex + 1)];
-    const specs = command ? [...GLOBAL_FLAGS, ...command.flags] : GLOBAL_FLAGS;
+    // `tma` alone (the picker) takes the host flags too (X9).
+    const specs = command ? [...GLOBAL_FLAGS, ...command.flags] : [...GLOBAL_FLAGS, ...HOST_FLAGS];
     const parsed = parseFlags(rest, specs);
     const ctx = makeContext(globalsFrom(parsed.flags));
     if (ctx.globals.socketName && ctx.globals.socketPath) {
@@ -99,8 +100,9 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
  * value of a global flag.
  */
 function findCommandIndex(argv: readonly string[]): number {
+  // `--host NAME` before the command word is a flag and its value, not a command (X9).
   const valued = new Set(
-    GLOBAL_FLAGS.filter((f) => f.kind !== "boolean").flatMap((f) =>
+    [...GLOBAL_FLAGS, ...HOST_FLAGS].filter((f) => f.kind !== "boolean").flatMap((f) =>
       f.short ? [`--${f.name}`, `-${f.short}`] : [`--${f.name}`]
     ),
   );

@@ -1,8 +1,8 @@
 /**
- * Reads of single options: one pane's stamp, or a server option.
+ * Reads of single options (one pane's stamp, a server option) and writes of server options.
  * @module
  */
-import { runTmux, type TmuxServer } from "./exec.ts";
+import { runTmux, runTmuxScript, type TmuxServer } from "./exec.ts";
 
 /** Reads one server-scope user option (`@tma_last_poll`), or null when unset. */
 export async function readServerOption(server: TmuxServer, name: string): Promise<string | null> {
@@ -45,4 +45,31 @@ export async function readServerOptions(
     l.slice(marker.length)
   );
   return names.map((_, i) => values[i] === undefined || values[i] === "" ? null : values[i]);
+}
+
+/** The server's start time (`#{start_time}`) in epoch ms, or null when it cannot be read. */
+export async function serverStartMs(server: TmuxServer): Promise<number | null> {
+  const { stdout, code } = await runTmux(server, ["display-message", "-p", "#{start_time}"], {
+    allowFailure: true,
+  });
+  const seconds = Number(stdout.trim());
+  return code === 0 && stdout.trim() !== "" && Number.isFinite(seconds) ? seconds * 1000 : null;
+}
+
+/**
+ * Sets server-scope user options of any length (a fleet cache entry can be
+ * tens of kilobytes): the commands go to `source-file -` on stdin, which has
+ * no command-length limit. An empty value unsets. Returns false when tmux
+ * refused.
+ */
+export async function writeServerOptions(
+  server: TmuxServer,
+  values: Readonly<Record<string, string>>,
+): Promise<boolean> {
+  const lines = Object.entries(values).map(([name, value]) => [
+    value === "" ? ["set-option", "-su", name] : ["set-option", "-s", name, value],
+  ]);
+  if (lines.length === 0) return true;
+  const result = await runTmuxScript(server, lines);
+  return result.code === 0;
 }

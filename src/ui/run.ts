@@ -43,6 +43,8 @@ export interface SurfaceHost {
   started?(): Promise<void>;
   /** Receives a line to print after the surface closes (C73). */
   report(line: string): void;
+  /** The fleet's unreachable hosts, one line each, after each read (X9). */
+  notes?(): string[];
 }
 
 /** How often a surface refreshes (U32, U35). */
@@ -76,7 +78,8 @@ export async function runSurface(
     switch (effect.type) {
       case "refresh":
         host.refresh().then(
-          (rows) => dispatch({ type: "rows", rows, nowMs: host.now(), fresh: true }),
+          (rows) =>
+            dispatch({ type: "rows", rows, nowMs: host.now(), fresh: true, notes: host.notes?.() }),
           (error) => {
             host.report(`tma: refresh failed: ${error instanceof Error ? error.message : error}`);
             return dispatch({ type: "rows", rows: model.rows, nowMs: host.now(), fresh: true });
@@ -128,6 +131,7 @@ export async function runSurface(
       nowMs: host.now(),
       fresh: false,
       invokingSession: host.invokingSession?.(),
+      notes: host.notes?.(),
     });
     for (const [signal, handler] of signals) Deno.addSignalListener(signal, handler);
     await host.started?.();

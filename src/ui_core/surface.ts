@@ -64,6 +64,8 @@ export interface SurfaceModel {
   gate: Gate;
   /** Whether the rows came from a detection cycle yet (the first frame reads stamps). */
   fresh: boolean;
+  /** One line per host of a fleet view that is not answering (X9), shown under the header. */
+  notes: string[];
 }
 
 /** What the terminal layer tells the core. */
@@ -78,6 +80,8 @@ export type SurfaceMsg =
     fresh: boolean;
     /** The invoking pane's session, once the first read knows it. */
     invokingSession?: string | null;
+    /** The fleet's unreachable hosts, one line each (X9); absent keeps the last. */
+    notes?: string[];
   }
   | { type: "tick"; nowMs: number }
   | { type: "nudge"; nowMs: number }
@@ -123,6 +127,7 @@ export function initSurface(init: SurfaceInit): SurfaceModel {
     grouped: true,
     gate: openGate(),
     fresh: false,
+    notes: [],
   };
 }
 
@@ -191,10 +196,19 @@ export function entriesOf(model: SurfaceModel): Entry[] {
   return rows.map((row) => ({ kind: "row", row }));
 }
 
+/** At most this many host notes are shown (X9). */
+export const MAX_NOTES = 3;
+
+/** How many host notes fit: none on a short screen. */
+export function noteLines(model: SurfaceModel): number {
+  return model.height >= 10 ? Math.min(model.notes.length, MAX_NOTES) : 0;
+}
+
 /** Lines above and below the list body. */
 export function chromeLines(model: SurfaceModel): { top: number; bottom: number } {
   if (model.height < 6) return { top: 0, bottom: 0 };
-  return model.kind === "picker" ? { top: 2, bottom: 1 } : { top: 1, bottom: 1 };
+  const notes = noteLines(model);
+  return model.kind === "picker" ? { top: 2 + notes, bottom: 1 } : { top: 1 + notes, bottom: 1 };
 }
 
 /** The number of list lines on screen. */
@@ -246,6 +260,7 @@ export function update(model: SurfaceModel, msg: SurfaceMsg): [SurfaceModel, Eff
           invokingSession: msg.invokingSession === undefined
             ? model.invokingSession
             : msg.invokingSession,
+          notes: msg.notes ?? model.notes,
         },
         Math.max(0, previous),
       );

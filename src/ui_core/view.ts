@@ -22,6 +22,7 @@ import {
   chromeLines,
   entriesOf,
   listColumns,
+  noteLines,
   showsPreview,
   type SurfaceModel,
 } from "./surface.ts";
@@ -127,7 +128,12 @@ export function view(model: SurfaceModel): string[] {
   const { top, bottom } = chromeLines(model);
   const lines: string[] = [];
   if (top > 0) lines.push(header(model, model.rows));
-  if (top > 1) lines.push(` ${fg("cyan")}>${RESET} ${truncate(model.query, width - 4)}▏`);
+  if (model.kind === "picker" && top > 1) {
+    lines.push(` ${fg("cyan")}>${RESET} ${truncate(model.query, width - 4)}▏`);
+  }
+  for (const note of model.notes.slice(0, noteLines(model))) {
+    lines.push(`${fg("red")}✗${RESET} ${DIM}${truncate(note, Math.max(0, width - 2))}${RESET}`);
+  }
   if (model.kind === "watch" && model.table && height >= 6) {
     lines.push(`${DIM}${tableHeader(model, width, rows)}${RESET}`);
   }

@@ -21,6 +21,7 @@ import { type ActResult, batchExitCode, exitCodeOf } from "../../core/action/out
 import { resolveTargets } from "../../actions/target.ts";
 import { boolFlag, multiFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
+import type { TableView } from "../table_view.ts";
 import { hasSelector, selectorFrom } from "../selector_flags.ts";
 import { brokerEnv, showActionMenu } from "../action_menu.ts";
 
@@ -28,8 +29,16 @@ import { brokerEnv, showActionMenu } from "../action_menu.ts";
 export const LOG_ENTRIES = 20;
 
 /** Fires an action, or lists, menus, dry-runs or logs. */
-export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
+export async function run(
+  ctx: CommandContext,
+  args: ParsedArgs,
+  table?: TableView,
+): Promise<number> {
   const flags = args.flags;
+  // X9: the remote act over the host's transport; the fleet code loads only then.
+  if (stringFlag(flags, "host") !== undefined) {
+    return await (await import("../fleet/act.ts")).run(ctx, args, table?.globals ?? []);
+  }
   const json = boolFlag(flags, "json");
   const modes = ["list", "menu", "log"].filter((m) => boolFlag(flags, m));
   if (modes.length > 1) throw new UsageError(`--${modes.join(" and --")} do not combine; pick one`);

@@ -39,6 +39,10 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   if (args.positionals.length > 0) {
     throw new UsageError(`jump takes no arguments (got "${args.positionals[0]}"); see --help`);
   }
+  // X9: a pane of another host, reached through a local window attached to it.
+  if (stringFlag(args.flags, "host") !== undefined) {
+    return await (await import("../fleet/jump.ts")).run(ctx, args);
+  }
   const mode = modeOf(args);
   const selector = selectorFrom(args.flags);
   const listing = await listRows(ctx, args, {

@@ -2,7 +2,7 @@
 import { plainLine } from "../../core/rows.ts";
 import { hasSelector, selectorFrom } from "../selector_flags.ts";
 import { renderLsTable } from "../../ui_core/ls_table.ts";
-import { boolFlag, type ParsedArgs, stringFlag } from "../args.ts";
+import { boolFlag, fleetAsked, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { listRows } from "../list_rows.ts";
 
@@ -11,6 +11,11 @@ import { listRows } from "../list_rows.ts";
  * tab-separated lines; on a terminal, a table for people.
  */
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
+  // X9: other hosts, and the identity document another host's fleet view reads.
+  if (fleetAsked(args.flags)) return await (await import("../fleet/ls.ts")).run(ctx, args);
+  if (boolFlag(args.flags, "identity")) {
+    return await (await import("../fleet/ls.ts")).runIdentity(ctx, args);
+  }
   const { rows, config } = await listRows(ctx, args, { alwaysGit: true, stampedeGuard: false });
   if (boolFlag(args.flags, "json")) {
     ctx.out(`${JSON.stringify({ schema: 1, agents: rows })}\n`);

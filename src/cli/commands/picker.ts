@@ -8,11 +8,11 @@
 import type { ClientFacts } from "../../core/client.ts";
 import { resolveClient } from "../../core/client.ts";
 import { stampedRowsAndClients } from "../../runtime/surface.ts";
-import type { ParsedArgs } from "../args.ts";
+import { boolFlag, fleetAsked, type ParsedArgs } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 
 /** Runs the picker. */
-export async function run(ctx: CommandContext, _args: ParsedArgs): Promise<number> {
+export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
   const [server, config] = await Promise.all([ctx.server(), ctx.config()]);
   // One tmux call lists the panes and the clients, while the terminal layer loads (D64).
   const listing = stampedRowsAndClients(server, ctx.now());
@@ -28,12 +28,20 @@ export async function run(ctx: CommandContext, _args: ParsedArgs): Promise<numbe
   const firstRead = Promise.resolve({ rows: first.rows, panes: first.panes });
   const [{ runSurface }, { surfaceHost }] = await ui;
   const reports: string[] = [];
-  const host = await surfaceHost(ctx, {
+  const local = await surfaceHost(ctx, {
     exclude: pane ?? client?.pane ?? null,
     client,
     firstRead,
     report: (line) => reports.push(line),
   });
+  // X9: `tma --all-hosts` or `tma --host NAME` lists other hosts' agents too.
+  const host = fleetAsked(args.flags)
+    ? await (await import("../fleet/surface.ts")).fleetSurfaceHost(ctx, local, {
+      specs: await (await import("../fleet/common.ts")).chosenHosts(ctx, args),
+      withLocal: boolFlag(args.flags, "all-hosts"),
+      refreshMs: 1000,
+    })
+    : local;
   const code = await runSurface(host, { kind: "picker", styles: config.picker });
   for (const line of reports) ctx.err(`${line}\n`);
   return code;

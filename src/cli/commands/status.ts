@@ -6,12 +6,14 @@ import {
   renderProm,
   renderTmux,
 } from "../../core/status_render.ts";
-import { type ParsedArgs, stringFlag } from "../args.ts";
+import { fleetAsked, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { listRows } from "../list_rows.ts";
 
 /** Runs a full cycle and prints the counts in the chosen format. */
 export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number> {
+  // X9: the fleet's counts from cached readings; the fleet code loads only then.
+  if (fleetAsked(args.flags)) return await (await import("../fleet/status.ts")).run(ctx, args);
   const format = stringFlag(args.flags, "format") ?? "tmux";
   if (format === "tmux" && !hasSelector(args)) {
     const fresh = await daemonStatus(ctx);

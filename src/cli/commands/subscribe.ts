@@ -16,7 +16,7 @@ import type { AgentRow } from "../../core/rows.ts";
 import { needsGit } from "../../core/selector.ts";
 import { watchStdoutReader } from "../../runtime/stdout_watch.ts";
 import { Ticker } from "../../runtime/ticker.ts";
-import { boolFlag, type ParsedArgs, stringFlag } from "../args.ts";
+import { boolFlag, fleetAsked, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { joinDaemonHints } from "../daemon_hints.ts";
 import { selectorFrom } from "../selector_flags.ts";
@@ -50,6 +50,32 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   const stopHints = await joinDaemonHints(ctx, ticker.waker);
   // The reader of a pipe may leave between documents: stop at once (C65).
   const watch = watchStdoutReader(() => ticker.stop());
+  if (fleetAsked(args.flags)) {
+    // X9: the same stream over other hosts' rows; the fleet code loads only then.
+    try {
+      const { runSubscribe } = await import("../fleet/waiters.ts");
+      return await runSubscribe(ctx, args, {
+        intervalMs,
+        events,
+        changesOnly,
+        selector,
+        ticker,
+        write: (lines) => {
+          try {
+            for (const line of lines) ctx.out(`${line}\n`);
+            return true;
+          } catch (error) {
+            if (readerGone(error)) return false;
+            throw error;
+          }
+        },
+      });
+    } finally {
+      stopHints();
+      watch.close();
+      ticker.close();
+    }
+  }
   let previous: AgentRow[] | null = null;
   let lastDocument: string | null = null;
   try {

@@ -21,7 +21,7 @@ import {
 } from "../../core/wait.ts";
 import type { Listing } from "../../runtime/cycle/listing.ts";
 import { Ticker } from "../../runtime/ticker.ts";
-import { boolFlag, type ParsedArgs, stringFlag } from "../args.ts";
+import { boolFlag, fleetAsked, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { joinDaemonHints } from "../daemon_hints.ts";
 import { hasSelector, selectorFrom } from "../selector_flags.ts";
@@ -103,6 +103,11 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   const deadline = timeoutText === undefined
     ? undefined
     : started + parseSeconds(timeoutText, { flag: "--timeout", min: 0 });
+  // X9: the same wait over other hosts' rows; the fleet code loads only then.
+  if (fleetAsked(args.flags)) {
+    const { runWait } = await import("../fleet/waiters.ts");
+    return await runWait(ctx, args, { spec, deadline, tickMs: WAIT_TICK_MS });
+  }
   const json = boolFlag(args.flags, "json");
   const cycles = new WaiterCycles(ctx, "wait", { git: needsGit(spec.selector) });
   const ticker = new Ticker({ intervalMs: WAIT_TICK_MS, wakeSignals: ["SIGUSR1"] });

@@ -6,9 +6,9 @@
  * option with it. Enter jumps the acting client and the watch stays open.
  * @module
  */
-import { runSurface } from "../../ui/run.ts";
+import { runSurface, type SurfaceHost } from "../../ui/run.ts";
 import { advertiseWatch } from "../../runtime/surface.ts";
-import { boolFlag, type ParsedArgs } from "../args.ts";
+import { boolFlag, fleetAsked, type ParsedArgs } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { selectorFrom } from "../selector_flags.ts";
 import { surfaceHost } from "../surface_host.ts";
@@ -19,10 +19,11 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   const [server, config] = await Promise.all([ctx.server(), ctx.config()]);
   const pane = ctx.env("TMUX_PANE") || undefined;
   const reports: string[] = [];
-  const host = await surfaceHost(ctx, {
-    selector: selectorFrom(args.flags),
-    report: (line) => reports.push(line),
-  });
+  const selector = selectorFrom(args.flags);
+  const refreshMs = Number(ctx.env("TMA_TEST_REFRESH_MS")) || undefined;
+  const local = await surfaceHost(ctx, { selector, report: (line) => reports.push(line) });
+  // X9: other hosts' rows beside (or instead of) this machine's; the fleet code loads only then.
+  const host = fleetAsked(args.flags) ? await fleetHost(ctx, args, local, refreshMs) : local;
   const stopNudges = host.waker.onSignal("SIGUSR1");
   // U11: a running daemon's pushes wake the watch as soon as a state moves.
   const stopHints = await joinDaemonHints(ctx, host.waker);
@@ -35,7 +36,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
       styles: config.picker,
       table: boolFlag(args.flags, "table"),
       // Tests stretch the tick to prove that a nudge alone refreshes (U17).
-      refreshMs: Number(ctx.env("TMA_TEST_REFRESH_MS")) || undefined,
+      refreshMs,
     });
   } finally {
     stopNudges();
@@ -43,4 +44,23 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     if (pane) await advertiseWatch(server, pane, null);
     for (const line of reports) ctx.err(`${line}\n`);
   }
+}
+
+/** The watch's host over the fleet (X9). */
+async function fleetHost(
+  ctx: CommandContext,
+  args: ParsedArgs,
+  local: SurfaceHost,
+  refreshMs: number | undefined,
+): Promise<SurfaceHost> {
+  const [{ fleetSurfaceHost }, { chosenHosts }] = await Promise.all([
+    import("../fleet/surface.ts"),
+    import("../fleet/common.ts"),
+  ]);
+  return await fleetSurfaceHost(ctx, local, {
+    specs: await chosenHosts(ctx, args),
+    withLocal: boolFlag(args.flags, "all-hosts"),
+    selector: selectorFrom(args.flags),
+    refreshMs: refreshMs ?? 1000,
+  });
 }

@@ -88,6 +88,37 @@ export const configSchema = z.strictObject({
     claude_reply_lane: z.boolean().default(true),
     hold_ms: positiveInt.default(25000),
   }).prefault({}),
+  /** Other machines whose agents `--host`/`--all-hosts` list (X9). */
+  host: z.array(z.strictObject({
+    /** What `--host NAME`, `act --host` and the rows' `host` key call it. */
+    name: z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, {
+      message: "a host name is letters, digits, '.', '_' and '-', starting with a letter or digit",
+    }),
+    /** The argv that reaches the host; tma appends the remote command line. Default `["ssh", name]`. */
+    command: z.array(z.string().min(1)).min(1).optional(),
+    /** The remote tma program, as the host's shell reads it. */
+    tma: z.string().min(1).default("tma"),
+    /** Hard deadline of the connection (ssh's `ConnectTimeout`). */
+    connect_timeout_secs: z.number().positive().default(5),
+    /** Hard deadline of a whole fetch; the ssh process group is killed past it. */
+    timeout_secs: z.number().positive().default(10),
+  })).superRefine((hosts, check) => {
+    const seen = new Set<string>();
+    hosts.forEach((host, i) => {
+      if (seen.has(host.name)) {
+        check.addIssue({
+          code: "custom",
+          path: [i, "name"],
+          message: `"${host.name}" names two [[host]] entries: give each its own name`,
+        });
+      }
+      seen.add(host.name);
+    });
+  }).default([]),
+  fleet: z.strictObject({
+    /** How often the background refresher of `status --all-hosts` reads every host. */
+    refresh_secs: z.number().min(1).default(10),
+  }).prefault({}),
 });
 
 /** A complete, validated configuration. */
