@@ -96,7 +96,7 @@ async function tmaProcesses(t: ScratchTmux): Promise<{ pid: number; sid: number;
 }
 
 tmuxTest(
-  "tma-hook X10, R10: an event that reads no answer returns before tma starts; a drainer in its own session stamps it",
+  "tma-hook X10, R10: an event that reads no answer returns before tma starts; a drainer that ignores the group's hangup stamps it",
   async (t) => {
     const pane = await quietPane(t);
     const bin = await tmaScript(t);
@@ -121,11 +121,14 @@ tmuxTest(
     assertEquals(drainers.length, 1, JSON.stringify(drainers));
     assert(drainers[0].args.includes("--drain"), drainers[0].args);
     assert(drainers[0].args.includes(`--socket-path`), "the drainer targets the hook's server");
-    const ownSession = (await runProcess("ps", {
-      args: ["-o", "sid=", "-p", String(Deno.pid)],
+    // The wrapper ran in this process's group (as a hook runs in its agent's):
+    // the drainer shares it, deaf to the hangup a closing pane sends the group.
+    const status = await runProcess("cat", {
+      args: [`/proc/${drainers[0].pid}/status`],
       env: { PATH: "/usr/bin:/bin" },
-    })).stdout.trim();
-    assert(String(drainers[0].sid) !== ownSession, "the drainer leads a session of its own");
+    });
+    const ignored = BigInt(`0x${/SigIgn:\s*([0-9a-f]+)/.exec(status.stdout)?.[1] ?? "0"}`);
+    assert((ignored & 1n) === 1n, `SIGHUP is ignored: ${status.stdout}`);
     assert(
       await eventually(
         async () => (await agentOptions(t, pane))["@agent_state"] === "working",
@@ -139,7 +142,7 @@ tmuxTest(
 );
 
 tmuxTest(
-  "tma-hook X10: killing the hook's process group the instant the wrapper exits still lands the stamp (stdin and argv payloads)",
+  "tma-hook X10: a hook leading its own process group gets its drainer in a new session: killing that group the instant the wrapper exits still lands the stamp (stdin and argv payloads)",
   async (t) => {
     const pane = await quietPane(t);
     const bin = await tmaScript(t);
