@@ -73,22 +73,51 @@ function fireOnce(
   return fireWrapper(t, { ...options, env: { PATH: pathWith(flavor, t.env()) } });
 }
 
-/** The scratch server's drainer claim (`<key>.drain` beside its spool). */
-async function claimPath(t: ScratchTmux): Promise<string> {
+/** The scratch server's drainer claim (`<key>.drain` beside its spool) and its spool. */
+async function drainFiles(t: ScratchTmux): Promise<{ claim: string; spool: string }> {
   const { daemonPaths } = await import("../src/runtime/daemon_link.ts");
   const socketPath = (await t.tmux("display", "-p", "#{socket_path}")).trim();
   const env = t.env();
   const paths = daemonPaths((name) => env[name], socketPath);
-  return `${paths.dir}/${paths.key}.drain`;
+  return { claim: `${paths.dir}/${paths.key}.drain`, spool: paths.spool };
 }
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
 
-/** Waits (untimed) until no drainer serves the server, so the next fire starts one. */
-async function noDrainer(claim: string): Promise<void> {
-  while (await exists(claim)) await new Promise((r) => setTimeout(r, 20));
+/**
+ * Ends the server's drainer (untimed), so the next fire starts one: once the
+ * spool is empty, the lingering drainer is stopped and its claim removed,
+ * which is what its linger ending would leave.
+ */
+async function noDrainer(claim: string, spool: string): Promise<void> {
+  for (;;) {
+    const pending = [...Deno.readDirSync(spool)].filter((e) =>
+      e.name.endsWith(".ev") || e.name.endsWith(".claimed")
+    );
+    if (pending.length === 0) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const pid = Number((await Deno.readTextFile(claim).catch(() => "")).trim());
+  if (pid > 1) {
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+    while (await alive(pid)) await new Promise((r) => setTimeout(r, 5));
+  }
+  await Deno.remove(claim).catch(() => undefined);
+}
+
+async function alive(pid: number): Promise<boolean> {
+  try {
+    Deno.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The pane's state as tmux holds it now. */
@@ -122,11 +151,11 @@ const PERMISSION = JSON.stringify({
 async function fireToStamp(
   t: ScratchTmux,
   flavor: TmaFlavor,
-  options: { pane: string; claim: string; fresh: boolean; runs: number },
+  options: { pane: string; claim: string; spool: string; fresh: boolean; runs: number },
 ): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < options.runs; i++) {
-    if (options.fresh) await noDrainer(options.claim);
+    if (options.fresh) await noDrainer(options.claim, options.spool);
     const working = (await stateOf(t, options.pane)) !== "working";
     const event = working ? "UserPromptSubmit" : "Stop";
     const start = performance.now();
@@ -166,7 +195,7 @@ function figure(name: string, result: PairResult, budget?: number) {
 export async function benchHooks(flavor: TmaFlavor) {
   return await withScratchTmux(async (t) => {
     const pane = (await t.tmux("display", "-p", "-t", "main", "#{pane_id}")).trim();
-    const claim = await claimPath(t);
+    const { claim, spool } = await drainFiles(t);
     const sh = shNoop();
     const run = (
       label: string,
@@ -179,9 +208,9 @@ export async function benchHooks(flavor: TmaFlavor) {
     });
     // Registers the pane and lets the first drainer build the server's alias file.
     await fireOnce(t, flavor, { agent: "claude", event: "SessionStart", pane, stdin: PROMPT });
-    await noDrainer(claim);
+    await noDrainer(claim, spool);
     const figures = [];
-    const fresh = () => noDrainer(claim);
+    const fresh = () => noDrainer(claim, spool);
     const live = async () => {
       if (await exists(claim)) return;
       await fireOnce(t, flavor, {
@@ -191,7 +220,7 @@ export async function benchHooks(flavor: TmaFlavor) {
         stdin: PRE_TOOL_USE,
       });
     };
-    const slowPairs = Math.max(5, Math.floor(PAIRS / 2));
+    const slowPairs = PAIRS;
     // name, fire, how each run starts (no drainer, or one running), pairs.
     const queued: [string, Parameters<typeof fireOnce>[2], () => Promise<void>, number][] = [
       [
@@ -251,10 +280,10 @@ export async function benchHooks(flavor: TmaFlavor) {
       shMs.push(performance.now() - start);
     }
     const stampFresh = spread(
-      await fireToStamp(t, flavor, { pane, claim, fresh: true, runs: slowPairs }),
+      await fireToStamp(t, flavor, { pane, claim, spool, fresh: true, runs: slowPairs }),
     );
     const stampLive = spread(
-      await fireToStamp(t, flavor, { pane, claim, fresh: false, runs: PAIRS }),
+      await fireToStamp(t, flavor, { pane, claim, spool, fresh: false, runs: PAIRS }),
     );
     const shMedian = spread(shMs).median;
     return {

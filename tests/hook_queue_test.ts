@@ -30,7 +30,7 @@ async function claimOf(t: ScratchTmux): Promise<string> {
 /** Waits until the scratch server has no drainer (its claim is gone). */
 async function drainerGone(t: ScratchTmux): Promise<boolean> {
   const claim = await claimOf(t);
-  return await eventually(async () => !(await exists(claim)), 10_000);
+  return await eventually(async () => !(await exists(claim)), 15_000);
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -33,7 +33,7 @@ import { type IngestContext, ingestRawEvent } from "./ingest.ts";
 import { loadFullManifest, loadHookManifest, loadHookSettings } from "./load.ts";
 
 /** How long the drainer waits for more entries once the spool is empty (bursts stay one process). */
-export const LINGER_MS = 1500;
+export const LINGER_MS = 5000;
 
 /** How soon an entry still being written is looked at again. */
 const BUSY_RETRY_MS = 5;
