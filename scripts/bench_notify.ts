@@ -23,7 +23,7 @@ import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { fireHook, payload, tmaScript, writeConfig } from "../tests/harness/hook.ts";
 import { screen } from "../tests/harness/recorder.ts";
 import { runTma, type ScratchTmux, withScratchTmux } from "../tests/harness/tmux.ts";
-import { middle } from "./bench_pairs.ts";
+import { emptyDeno, type Floor, middle, shNoop, timed } from "./bench_pairs.ts";
 
 const RUNS = Number(Deno.env.get("TMA_BENCH_RUNS") ?? "9");
 /** How long the idle wait is sampled, in seconds. */
@@ -32,25 +32,9 @@ const MOD = new URL("../mod.ts", import.meta.url).pathname;
 const BLOCKED = screen("claude_blocked_bash_w120");
 const IDLE = screen("claude_idle_fresh_w120");
 
-/** An empty script outside the repository: the floor of every Deno start. */
-async function emptyScript(): Promise<{ file: string; remove(): Promise<void> }> {
-  const dir = await Deno.makeTempDir({ prefix: "tma-bench-empty-" });
-  const file = `${dir}/empty.ts`;
-  await Deno.writeTextFile(file, "\n");
-  return { file, remove: () => Deno.remove(dir, { recursive: true }) };
-}
-
-async function emptyRunMs(file: string): Promise<number> {
-  const start = performance.now();
-  await new Deno.Command(Deno.execPath(), { args: ["run", "--no-config", "--quiet", file] })
-    .output();
-  return performance.now() - start;
-}
-
-async function shRunMs(): Promise<number> {
-  const start = performance.now();
-  await new Deno.Command("sh", { args: ["-c", ":"] }).output();
-  return performance.now() - start;
+/** One `sh -c :`, timed. */
+function shRunMs(): Promise<number> {
+  return timed(() => shNoop().once());
 }
 
 /**
@@ -68,10 +52,10 @@ function cpuMs(pid: number, withChildren: boolean): number {
 }
 
 /** The CPU of one empty Deno start, from this process's waited-children counters. */
-async function emptyRunCpuMs(file: string): Promise<number> {
+async function emptyRunCpuMs(floor: Floor): Promise<number> {
   const self = Deno.pid;
   const before = cpuMs(self, true) - cpuMs(self, false);
-  await emptyRunMs(file);
+  await floor.run.once();
   return cpuMs(self, true) - cpuMs(self, false) - before;
 }
 
@@ -112,7 +96,7 @@ async function nextSecond(): Promise<void> {
 async function promptToCommand(
   t: ScratchTmux,
   mode: "event" | "poll",
-  floor: string,
+  floor: Floor,
 ): Promise<{ ms: number[]; floorMs: number[]; shMs: number[] }> {
   const out = `${t.dir}/ran.log`;
   await writeConfig(
@@ -134,7 +118,7 @@ async function promptToCommand(
     const agent = await t.standIn("claude");
     await agent.draw(IDLE.capture, IDLE.title);
     await runTma(t, ["status"], { env: { TMA_NOTIFY_FROM_POLL: "0" } });
-    floorMs.push(await emptyRunMs(floor));
+    floorMs.push(await timed(() => floor.run.once()));
     shMs.push(await shRunMs());
     if (mode === "event") {
       // A real Claude fires the hook as it draws the dialog.
@@ -162,7 +146,7 @@ async function promptToCommand(
 }
 
 /** The CPU of one idle `tma wait` over WAIT_SAMPLE_SECS, scaled to a minute. */
-async function idleWaitCpu(t: ScratchTmux, floor: string) {
+async function idleWaitCpu(t: ScratchTmux, floor: Floor) {
   const agent = await t.standIn("claude");
   await agent.draw(IDLE.capture, IDLE.title);
   const child = new Deno.Command(Deno.execPath(), {
@@ -216,13 +200,11 @@ async function idleWaitCpu(t: ScratchTmux, floor: string) {
 /** Every figure of this bench, as one object. */
 export async function benchNotify(): Promise<Record<string, unknown>> {
   if (Deno.build.os !== "linux") return { skipped: "needs /proc and GNU date (Linux)" };
-  const floor = await emptyScript();
+  const floor = await emptyDeno();
   try {
     const figures: Record<string, unknown> = {};
     for (const mode of ["event", "poll"] as const) {
-      const { ms, floorMs, shMs } = await withScratchTmux((t) =>
-        promptToCommand(t, mode, floor.file)
-      );
+      const { ms, floorMs, shMs } = await withScratchTmux((t) => promptToCommand(t, mode, floor));
       figures[`prompt_to_command_${mode}_s`] = Number((middle(ms) / 1000).toFixed(3));
       figures[`prompt_to_command_${mode}_over_empty_deno`] = Number(
         middle(ms.map((m, i) => m / floorMs[i])).toFixed(2),
@@ -233,10 +215,10 @@ export async function benchNotify(): Promise<Record<string, unknown>> {
       figures.empty_deno_ms = Math.round(middle(floorMs));
       figures.sh_ms = Number(middle(shMs).toFixed(2));
     }
-    figures.idle_wait = await withScratchTmux((t) => idleWaitCpu(t, floor.file));
+    figures.idle_wait = await withScratchTmux((t) => idleWaitCpu(t, floor));
     return figures;
   } finally {
-    await floor.remove();
+    await floor.dispose();
   }
 }
 
