@@ -35,7 +35,8 @@ Deno.test("layoutBundle: the loader evaluates a chunk once, on first use, with i
   const main =
     'export async function load() { return await import("tma-lazy:src/deps/zod.ts"); }\n';
   const source = await layoutBundle(main, chunks);
-  const { load } = await import(`data:text/javascript,${encodeURIComponent(source)}`);
+  const url = `data:text/javascript,${encodeURIComponent(source)}`;
+  const { load } = await import(url);
   const first = await load();
   assertEquals(first.tick(), 1);
   const again = await load();
