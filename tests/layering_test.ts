@@ -283,12 +283,17 @@ Deno.test("layers D64: the status path loads no zod, TOML, dax or re2js at start
 });
 
 /**
- * What an agent's hook pays for at start-up: `tma event` (every agent event)
- * and `tma clear-attention` (tmux's focus hooks). smol-toml loads only when
- * a config.toml exists; the `--kind context` path loads its zod parsers on
- * demand.
+ * What an agent's hook pays for at start-up: `tma event` (every agent event),
+ * the intake it loads for every mapped event, and `tma clear-attention`
+ * (tmux's focus hooks). smol-toml loads only when a config.toml exists; the
+ * `--kind context` path loads its zod parsers on demand.
  */
-const HOOK_PATH = ["mod.ts", "src/cli/commands/event.ts", "src/cli/commands/clear_attention.ts"];
+const HOOK_PATH = [
+  "mod.ts",
+  "src/cli/commands/event.ts",
+  "src/runtime/hook/intake.ts",
+  "src/cli/commands/clear_attention.ts",
+];
 
 /**
  * What the hook path never loads at start-up: every external package, and
