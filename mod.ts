@@ -22,6 +22,9 @@ if (import.meta.main) {
   // stampede-guarded status) never saves it, and the bundle, one module,
   // would compile its whole text on every start (issue 14). One zero-delay
   // tick lets that write happen; once the cache is there it costs nothing.
+  // The exit code stays main's: a stray rejection seen in the tick, which
+  // the exit used to outrun, must not turn it into a crash.
+  addEventListener("unhandledrejection", (event) => event.preventDefault());
   await new Promise((resolve) => AbortSignal.timeout(0).addEventListener("abort", resolve));
   Deno.exit(code);
 }
