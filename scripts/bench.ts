@@ -7,7 +7,9 @@
  * outside the repository and `sh -c :`, or another figure's run where the
  * budget is relative (the bundle against the module graph, a status poll
  * against `tma --version`). tma runs as users run it: installed with the
- * README's `deno install` line, or as the single-file bundle.
+ * README's `deno install` line, or as the single-file bundle. Beside the hook
+ * and status budgets stand their floors: the same outside work (the wrapper,
+ * the tmux calls, `ps`) done by a few lines of Deno (scripts/bench_floors.ts).
  *
  * A figure is one entry of {@link FIGURES}: a name, its reference, its
  * subject and its budget. `TMA_BENCH_PAIRS` sets the pairs per figure (15).
@@ -34,6 +36,7 @@ import {
   spread,
   timed,
 } from "./bench_pairs.ts";
+import { floorTmas } from "./bench_floors.ts";
 import {
   bundledTma,
   hookFire,
@@ -51,6 +54,8 @@ interface Bench {
   sh: Run;
   installed: Flavors;
   bundled: Flavors;
+  /** The same work from a few lines of Deno (scripts/bench_floors.ts). */
+  floors: { fire: Run; quiet100: Run };
 }
 
 /** The runs of one way of running tma. */
@@ -97,10 +102,25 @@ const FIGURES: Figure[] = [
     budget: 1.5,
   },
   {
+    name: "floor of item 2: the wrapper, Deno, and the hook's two tmux calls",
+    reference: (b) => b.empty,
+    subject: (b) => b.floors.fire,
+  },
+  {
+    name: "hook fire through the installed tma over its floor",
+    reference: (b) => b.floors.fire,
+    subject: (b) => b.installed.fire,
+  },
+  {
     name: "quiet status at 100 panes over --version (item 4)",
     reference: (b) => b.installed.version,
     subject: (b) => b.installed.quiet100,
     budget: 1.5,
+  },
+  {
+    name: "floor of item 4: Deno, and a quiet status's listing and ps at 100 panes",
+    reference: (b) => b.installed.version,
+    subject: (b) => b.floors.quiet100,
   },
   {
     name: "bundle --version over the module graph (item 3)",
@@ -308,6 +328,7 @@ async function main(): Promise<void> {
   const empty = await emptyDeno();
   const installed = await installReadmeTma();
   const bundled = await bundledTma();
+  const floors = await floorTmas();
   const report: Record<string, unknown> = {};
   try {
     const cycles: CycleRow[] = [];
@@ -331,6 +352,10 @@ async function main(): Promise<void> {
           sh: shNoop(),
           installed: flavors(installed, options),
           bundled: flavors(bundled, options),
+          floors: {
+            fire: flavors(floors.hook, options).fire,
+            quiet100: flavors(floors.status, options).quiet100,
+          },
         };
         const results: [Figure, PairResult][] = [];
         for (const figure of FIGURES) {
@@ -431,6 +456,7 @@ async function main(): Promise<void> {
     );
     console.log(JSON.stringify(report));
   } finally {
+    await floors.dispose();
     await bundled.dispose();
     await installed.dispose();
     await empty.dispose();

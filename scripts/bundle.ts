@@ -2,8 +2,9 @@
  * Builds the single-file bundle `dist/tma.js` (U45): refreshes the embedded
  * manifests and hooks, then runs `deno bundle` with every npm package inlined,
  * so the file runs with `deno run --no-config` and no `deno.json` beside it.
- * Cold packages that would slow every start-up ride inside it as lazy chunks
- * (scripts/bundle_layout.ts).
+ * The output is minified (names kept, for errors and stack traces): every
+ * start pays for the file's size (issue 14). Cold packages that would slow
+ * every start-up ride inside it as lazy chunks (scripts/bundle_layout.ts).
  *
  * ```sh
  * deno task bundle                    # writes dist/tma.js
@@ -15,7 +16,13 @@
  */
 import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { renderBundledAssets } from "./embed_assets.ts";
-import { externalPattern, layoutBundle, LAZY_CHUNKS } from "./bundle_layout.ts";
+import {
+  exportedNames,
+  layoutBundle,
+  LAZY_CHUNKS,
+  LAZY_SCHEME,
+  standInSource,
+} from "./bundle_layout.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -55,16 +62,26 @@ export async function buildBundle(options: BundleOptions = {}): Promise<BundleRe
   await Deno.mkdir(new URL(".", url), { recursive: true });
   const scratch = await Deno.makeTempDir({ prefix: "tma-bundle-build-" });
   try {
-    // The lazy chunks stay out of the main file's module graph and are
-    // bundled each on its own (scripts/bundle_layout.ts).
-    const externals = LAZY_CHUNKS.map((chunk) => `--external=${externalPattern(chunk)}`);
-    await denoBundle([...externals, "mod.ts"], `${scratch}/main.js`);
+    // Each lazy chunk is bundled on its own; in the main file an import map
+    // puts a stand-in in its place, which loads it on first use
+    // (scripts/bundle_layout.ts).
+    const imports: Record<string, string> = {};
     const chunks = new Map<string, string>();
     for (const [i, chunk] of LAZY_CHUNKS.entries()) {
+      const names = exportedNames(await Deno.readTextFile(new URL(chunk.path, ROOT)), chunk.path);
+      const standIn = `${scratch}/stand_in_${i}.ts`;
+      await Deno.writeTextFile(standIn, standInSource(chunk.path, names));
+      imports[new URL(chunk.path, ROOT).href] = new URL(`file://${standIn}`).href;
       await denoBundle([chunk.path], `${scratch}/chunk${i}.js`);
       chunks.set(chunk.path, await Deno.readTextFile(`${scratch}/chunk${i}.js`));
     }
-    const body = layoutBundle(await Deno.readTextFile(`${scratch}/main.js`), chunks);
+    await Deno.writeTextFile(`${scratch}/import_map.json`, JSON.stringify({ imports }));
+    await denoBundle([
+      `--import-map=${scratch}/import_map.json`,
+      `--external=${LAZY_SCHEME}*`,
+      "mod.ts",
+    ], `${scratch}/main.js`);
+    const body = await layoutBundle(await Deno.readTextFile(`${scratch}/main.js`), chunks);
     // A shebang makes the bundle executable as it is, under the same permissions.
     const shebang = `#!/usr/bin/env -S deno run --no-config ${RUN_PERMISSIONS.join(" ")}\n`;
     await Deno.writeTextFile(path, body.startsWith("#!") ? body : shebang + body);
@@ -87,6 +104,8 @@ async function denoBundle(args: readonly string[], output: string): Promise<void
       "deno",
       "--packages",
       "bundle",
+      "--minify",
+      "--keep-names",
       "-o",
       output,
       ...args,

@@ -11,6 +11,7 @@ import { assert, assertEquals, assertMatch } from "./harness/assert.ts";
 import { HAS_TMUX, withScratchTmux } from "./harness/tmux.ts";
 import { checkEmbeddedAssets } from "./harness/embedded_assets.ts";
 import { buildBundle } from "../scripts/bundle.ts";
+import { staticImports } from "../scripts/bundle_layout.ts";
 import { RUN_PERMISSIONS } from "../src/core/permissions.ts";
 import { ENGINE_VERSION } from "../src/core/version.ts";
 
@@ -50,9 +51,7 @@ Deno.test("dist/tma.js U45: the bundle runs with deno run --no-config and the do
     await Deno.mkdir(cwd);
 
     await t.step("the start-up imports no node: module (U45, issue 14)", () => {
-      const staticNode = text.split("\n").filter((line) =>
-        /^import\b.*\bfrom\s*["']node:/.test(line)
-      );
+      const staticNode = staticImports(text).filter((specifier) => specifier.startsWith("node:"));
       assertEquals(staticNode, [], "a static node: import starts Deno's Node layer on every run");
     });
 
@@ -81,6 +80,30 @@ Deno.test("dist/tma.js U45: the bundle runs with deno run --no-config and the do
           const doc = JSON.parse(run.stdout);
           assertEquals(doc.schema, 1);
           assert(Array.isArray(doc.agents), run.stdout);
+        }),
+    });
+
+    await t.step({
+      name: "the lazy chunks (zod, re2js) load on first use: a user manifest is read (issue 14)",
+      ignore: !HAS_TMUX,
+      fn: () =>
+        withScratchTmux(async (scratch) => {
+          const agents = `${scratch.home}/.config/tma/agents`;
+          await Deno.mkdir(agents, { recursive: true });
+          await Deno.copyFile(
+            new URL("../manifests/claude.toml", import.meta.url),
+            `${agents}/claude.toml`,
+          );
+          const agent = await scratch.standIn("claude", { title: "✳ Claude Code" });
+          const run = await runBundle(path, ["--socket-name", scratch.socketName, "ls", "--json"], {
+            cwd,
+            env: scratch.env(),
+          });
+          assertEquals(run.code, 0, run.stderr);
+          // A user manifest that failed to load would be skipped with a warning.
+          assertEquals(run.stderr, "");
+          const listed = JSON.parse(run.stdout).agents as { pane: string; agent: string }[];
+          assertEquals(listed.map((a) => [a.pane, a.agent]), [[agent.pane, "claude"]]);
         }),
     });
 

@@ -199,6 +199,27 @@ tmuxTest("tma ls D54: a quiet cycle captures nothing", async (t) => {
 });
 
 tmuxTest(
+  "tma status D52, X6: a quiet poll is one tmux call; the daemon's freshness rides the listing",
+  async (t) => {
+    const standIn = await t.standIn("claude");
+    const screen = (await pick("claude", "idle"))!;
+    await standIn.draw(screen.capture.replace(/\n$/, ""), screen.title);
+    await runTma(t, ["status"]);
+    // Let the window's activity second fall strictly behind the stamp.
+    await new Promise((r) => setTimeout(r, 1100));
+    await runTma(t, ["status"]);
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+    const counter = await countingTmux(t.dir);
+    const quiet = await runTma(t, ["--debug-timing", "status"], {
+      env: { TMA_TMUX_BIN: counter.bin },
+    });
+    assert(quiet.stderr.includes("capture 0,"), quiet.stderr);
+    // The tmux status format (the daemon's path, X6) without a daemon: the listing alone.
+    assertEquals(await counter.count(), 1);
+  },
+);
+
+tmuxTest(
   "tma ls D53: a second status cycle in the same wall-clock second reads the stamps as they are",
   async (t) => {
     const standIn = await t.standIn("claude");

@@ -9,6 +9,7 @@ import {
   patternRisks,
   renderBundledAssets,
   renderPrevalidatedAssets,
+  renderPrevalidatedHookAssets,
 } from "../scripts/embed_assets.ts";
 
 Deno.test("deno task embed U45: src/assets/bundled.ts is current with manifests/ and integrations/", async () => {
@@ -29,6 +30,15 @@ Deno.test("deno task embed D64: src/assets/prevalidated.ts is current with manif
     current === expected,
     `${file.pathname} is stale (it differs from manifests/ or the config defaults): ` +
       "run `deno task embed`",
+  );
+});
+
+Deno.test("deno task embed D64: src/assets/prevalidated_hooks.ts is current with manifests/", async () => {
+  const file = new URL("../src/assets/prevalidated_hooks.ts", import.meta.url);
+  const current = await Deno.readTextFile(file).catch(() => "");
+  assert(
+    current === await renderPrevalidatedHookAssets(),
+    `${file.pathname} is stale (it differs from manifests/): run \`deno task embed\``,
   );
 });
 

@@ -1,12 +1,13 @@
 /**
  * Issue 13 item 11 (R11): a tmux that hangs leaks nothing. The deadline on
- * every child tma starts kills the child's whole process group, so a
+ * every child tma starts kills the child and every process under it, so a
  * `TMA_TMUX_BIN` wrapper script that hangs takes its own children down with
  * it, on the status path, the hook path and the cold install path alike.
  * @module
  */
 import { assert, assertEquals } from "./harness/assert.ts";
 import { runTma, tmuxTest } from "./harness/tmux.ts";
+import { descendantPids } from "../src/tmux/spawn.ts";
 
 /** A tmux stand-in that starts a child, records its pid and waits for it forever. */
 async function hangingTmux(dir: string): Promise<{ bin: string; pids: string }> {
@@ -32,7 +33,7 @@ for (
   ] as const
 ) {
   tmuxTest(
-    `R11: ${what} against a hung tmux kills the hung call's whole process group`,
+    `R11: ${what} against a hung tmux kills the hung call's whole process tree`,
     async (t) => {
       const { bin, pids } = await hangingTmux(t.dir);
       const ran = await runTma(t, [...args], {
@@ -44,7 +45,7 @@ for (
       const started = (await Deno.readTextFile(pids).catch(() => "")).split("\n").filter(Boolean)
         .map(Number);
       assert(started.length > 0, `the hung tmux never ran (${ran.stderr})`);
-      // The group kill is immediate; give the kernel a moment to reap.
+      // The kill is immediate; give the kernel a moment to reap.
       await new Promise((r) => setTimeout(r, 200));
       const left: number[] = [];
       for (const pid of started) if (await alive(pid)) left.push(pid);
@@ -53,3 +54,18 @@ for (
     },
   );
 }
+
+Deno.test("R11: descendantPids() finds every process under the root, and nothing else", () => {
+  const parents = new Map([
+    [10, 1], // the root's parent is not under it
+    [11, 10],
+    [12, 10],
+    [13, 11],
+    [14, 13],
+    [20, 1], // a sibling tree
+    [21, 20],
+  ]);
+  assertEquals(descendantPids(parents, 10).sort((a, b) => a - b), [11, 12, 13, 14]);
+  assertEquals(descendantPids(parents, 14), []);
+  assertEquals(descendantPids(new Map(), 10), []);
+});

@@ -283,21 +283,29 @@ Deno.test("layers D64: the status path loads no zod, TOML, dax or re2js at start
 });
 
 /**
- * What an agent's hook pays for at start-up: `tma event` (every agent event)
- * and `tma clear-attention` (tmux's focus hooks). smol-toml loads only when
- * a config.toml exists; the `--kind context` path loads its zod parsers on
- * demand.
+ * What an agent's hook pays for at start-up: `tma event` (every agent event),
+ * the intake it loads for every mapped event, and `tma clear-attention`
+ * (tmux's focus hooks). smol-toml loads only when a config.toml exists; the
+ * `--kind context` path loads its zod parsers on demand.
  */
-const HOOK_PATH = ["mod.ts", "src/cli/commands/event.ts", "src/cli/commands/clear_attention.ts"];
+const HOOK_PATH = [
+  "mod.ts",
+  "src/cli/commands/event.ts",
+  "src/runtime/hook/intake.ts",
+  "src/cli/commands/clear_attention.ts",
+];
 
 /**
  * What the hook path never loads at start-up: every external package, and
  * the code of the other commands (cycles, telemetry, the full config and
- * manifest loaders, install, actions, the terminal surfaces, the daemon).
+ * manifest loaders, every agent's pre-validated manifest, install, actions,
+ * the terminal surfaces, the daemon and its client).
  */
 function coldForHooks(path: string): boolean {
   return path.startsWith("src/deps/") || path === "src/assets/bundled.ts" ||
-    path === "src/runtime/manifest/load.ts" ||
+    path === "src/assets/prevalidated.ts" || path === "src/runtime/manifest/bundled.ts" ||
+    path === "src/runtime/manifest/load.ts" || path === "src/runtime/daemon_link.ts" ||
+    path === "src/core/daemon_wire.ts" ||
     ["src/runtime/cycle/", "src/runtime/telemetry/", "src/runtime/config/", "src/install/"]
       .some((folder) => path.startsWith(folder)) ||
     ["src/actions/", "src/ui/", "src/ui_core/", "src/daemon/", "src/core/manifest/"]

@@ -10,7 +10,7 @@ import { bundledManifests, loadManifests } from "../src/runtime/manifest/load.ts
 import { defaultConfig } from "../src/core/config/schema.ts";
 import { parseActionManifest, parseAgentManifest } from "../src/core/manifest/parse.ts";
 import { BUNDLED_ACTIONS, BUNDLED_AGENTS } from "../src/assets/bundled.ts";
-import { bundledHookManifest } from "../src/runtime/manifest/bundled.ts";
+import { bundledHookManifest } from "../src/runtime/manifest/bundled_hook.ts";
 import { encodeValidated } from "../src/core/prevalidated.ts";
 
 async function scratchHome(): Promise<{ home: string; env: (name: string) => string | undefined }> {

@@ -55,6 +55,7 @@ function pane(extra: Partial<PaneFacts> = {}): PaneFacts {
     windowActive: true,
     socketPath: "/tmp/tmux-0/default",
     lastPollMs: 0,
+    statusAtMs: 0,
     options: {},
     rollups: {},
     ...extra,

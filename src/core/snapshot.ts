@@ -86,6 +86,8 @@ export interface PaneFacts {
   socketPath: string;
   /** The server hint `@tma_last_poll`: the last cycle's time, or 0 (P35). */
   lastPollMs: number;
+  /** The server option `@tma_status_at`: when a daemon last refreshed `@tma_status`, or 0 (X6). */
+  statusAtMs: number;
   options: PaneOptions;
   /** The window's and session's rollups as they stand (D56). */
   rollups: { "@agent_summary"?: string; "@agent_session_summary"?: string };

@@ -17,7 +17,7 @@ import {
   SUB_ACK,
 } from "../core/daemon_wire.ts";
 import type { TmuxServer } from "../tmux/exec.ts";
-import type { EnvReader } from "./paths.ts";
+import { type EnvReader, runtimeDir } from "./paths.ts";
 
 /**
  * Why the daemon's endpoint is loopback TCP and not a unix socket: Deno 2.9
@@ -64,10 +64,7 @@ export function aliasName(socketPath: string): string {
   return socketPath.replace(/%/g, "%25").replace(/\//g, "%2F");
 }
 
-/** `$XDG_RUNTIME_DIR`, else `$TMPDIR`, else `/tmp` (U3). */
-export function runtimeDir(env: EnvReader): string {
-  return env("XDG_RUNTIME_DIR") || env("TMPDIR") || "/tmp";
-}
+export { runtimeDir, runtimeOwner } from "./paths.ts";
 
 /** The daemon files of the server whose `#{socket_path}` is `socketPath`. */
 export function daemonPaths(env: EnvReader, socketPath: string): DaemonPaths {
@@ -110,15 +107,6 @@ export function socketPathOf(
     // tmux would fail to start there too; the key is then just unused.
   }
   return `${base.replace(/\/+$/, "")}/tmux-${uid}/${server.socketName ?? "default"}`;
-}
-
-/** The owner of tma's runtime folder, or null when there is none (no daemon ever ran). */
-export function runtimeOwner(env: EnvReader): number | null {
-  try {
-    return Deno.statSync(`${runtimeDir(env).replace(/\/+$/, "")}/tma`).uid;
-  } catch {
-    return null;
-  }
 }
 
 /** What a daemon's lock file records (U3). */

@@ -1,6 +1,6 @@
 /**
- * Where tma's own files live (G32, G33). Every function takes the environment
- * as a parameter, so tests resolve paths under a scratch HOME.
+ * Where tma's own files live (G32, G33, U3). Every function takes the
+ * environment as a parameter, so tests resolve paths under a scratch HOME.
  * @module
  */
 
@@ -25,6 +25,24 @@ export function configDir(env: EnvReader): string {
 /** The directory of install bookkeeping files: `TMA_CONFIG_DIR`, else the config directory. */
 export function installConfigDir(env: EnvReader, flag?: string): string {
   return flag || env("TMA_CONFIG_DIR") || configDir(env);
+}
+
+/** `$XDG_RUNTIME_DIR`, else `$TMPDIR`, else `/tmp` (U3). */
+export function runtimeDir(env: EnvReader): string {
+  return env("XDG_RUNTIME_DIR") || env("TMPDIR") || "/tmp";
+}
+
+/**
+ * The owner of tma's runtime folder, or null when there is none (no daemon
+ * or drainer ever ran): one stat, which a hook makes before it loads any of
+ * the daemon's client code.
+ */
+export function runtimeOwner(env: EnvReader): number | null {
+  try {
+    return Deno.statSync(`${runtimeDir(env).replace(/\/+$/, "")}/tma`).uid;
+  } catch {
+    return null;
+  }
 }
 
 /** tma's state directory: `$XDG_STATE_HOME/tma` (or `~/.local/state/tma`). */

@@ -40,6 +40,7 @@ const FIXED_FIELDS = [
   "window_active",
   "socket_path",
   "@tma_last_poll",
+  "@tma_status_at",
   "@agent_summary",
   "@agent_session_summary",
   "pane_current_path",
@@ -156,6 +157,7 @@ export function parsePaneLines(
       windowActive: field("window_active") === "1",
       socketPath: field("socket_path"),
       lastPollMs: Number(field("@tma_last_poll")) || 0,
+      statusAtMs: Number(field("@tma_status_at")) || 0,
       options,
       rollups: {
         "@agent_summary": field("@agent_summary") || undefined,

@@ -12,10 +12,11 @@ import { spawnWithDeadline } from "./spawn.ts";
 const PS_TIMEOUT_MS = 3000;
 
 /**
- * Column headers are renamed to single words so their offsets in the header
- * line tell where `comm` (which may contain spaces) ends and `args` begins.
+ * The arguments of the one `ps` of a cycle. Column headers are renamed to
+ * single words so their offsets in the header line tell where `comm` (which
+ * may contain spaces) ends and `args` begins.
  */
-const PS_ARGS = [
+export const PS_ARGS: readonly string[] = [
   "-A",
   "-o",
   "pid=PID",

@@ -51,17 +51,19 @@ function hasSelector(args: ParsedArgs): boolean {
  * X6: what a live daemon last published in `@tma_status`, when it refreshed
  * the server within `freshness_secs` (D49); otherwise null and the cycle
  * runs. The daemon computes it exactly as this command would, over every
- * agent of the server.
+ * agent of the server. Its refresh time rides the cycle's listing, already
+ * under way (issue 14): without a fresh daemon no tmux call is added.
  */
 async function daemonStatus(ctx: CommandContext): Promise<string | null> {
-  const [{ readServerOptions }, server, config] = await Promise.all([
+  const panes = await ctx.snapshot().then((s) => s.panes).catch(() => []);
+  const at = Math.max(0, ...panes.map((p) => p.statusAtMs));
+  const config = await ctx.config();
+  const age = ctx.now() - at;
+  if (at === 0 || !(age >= 0 && age <= config.fold.freshness_secs * 1000)) return null;
+  const [{ readServerOptions }, server] = await Promise.all([
     import("../../tmux/options.ts"),
     ctx.server(),
-    ctx.config(),
   ]);
-  const [status, at] = await readServerOptions(server, ["@tma_status_at", "@tma_status"])
-    .then(([at, status]) => [status, at]);
-  const age = ctx.now() - Number(at ?? "");
-  if (at === null || !(age >= 0 && age <= config.fold.freshness_secs * 1000)) return null;
+  const [status] = await readServerOptions(server, ["@tma_status"]);
   return status ?? "";
 }

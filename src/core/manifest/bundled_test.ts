@@ -199,6 +199,7 @@ function recordedPane(tree: RecordedTree, title: string): PaneFacts {
     windowActive: true,
     socketPath: "/tmp/tmux-0/rec",
     lastPollMs: 0,
+    statusAtMs: 0,
     options: {},
     rollups: {},
   };

@@ -8,7 +8,7 @@
 import type { HookManifest } from "../../core/hook/hook_manifest.ts";
 import { type HookSettings, readHookSettings } from "../../core/hook/settings.ts";
 import type { ParsedAgentManifest } from "../../core/manifest/parse.ts";
-import { bundledAgents, bundledHookManifest } from "../manifest/bundled.ts";
+import { bundledHookManifest } from "../manifest/bundled_hook.ts";
 import { configDir, type EnvReader } from "../paths.ts";
 
 /** An agent name that is safe to put in a file name: a manifest stem. */
@@ -49,7 +49,7 @@ async function loadManifest<T>(
   agent: string,
   place: LoadPlace,
   parse: (text: string, origin: { path: string; stem: string }) => Promise<T>,
-  fromBundled: (agent: string) => T | undefined,
+  fromBundled: (agent: string) => T | undefined | Promise<T | undefined>,
 ): Promise<T | null> {
   const user = await userManifestText(agent, place);
   if (user !== null) {
@@ -60,7 +60,7 @@ async function loadManifest<T>(
     }
   }
   if (place.manifestDir || !AGENT_NAME.test(agent)) return null;
-  return fromBundled(agent) ?? null;
+  return (await fromBundled(agent)) ?? null;
 }
 
 /**
@@ -91,7 +91,8 @@ export function loadFullManifest(
     place,
     async (text, origin) =>
       (await import("../../core/manifest/parse.ts")).parseAgentManifest(text, origin),
-    (name) => bundledAgents().get(name),
+    // Every bundled manifest's module loads only on this path.
+    async (name) => (await import("../manifest/bundled.ts")).bundledAgents().get(name),
   );
 }
 

@@ -13,7 +13,7 @@ import type { ParsedAgentManifest } from "../../core/manifest/parse.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
 import { listPanes } from "../../tmux/panes.ts";
 import { serverFromGlobals } from "../../tmux/server.ts";
-import type { EnvReader } from "../paths.ts";
+import { type EnvReader, runtimeOwner } from "../paths.ts";
 import { ownsItsProcess } from "../../core/hook/owns_process.ts";
 import { debugLog } from "./debug_log.ts";
 import { notifyAfterCommit, profileLoader } from "./follow_ups.ts";
@@ -183,8 +183,8 @@ export async function runHookEvent(request: HookEventRequest): Promise<string | 
  * The daemon lane (U10, D48): with a live daemon on this server the raw event
  * is handed over, and only its ACK spares the direct stamp. With none, any
  * events a dead daemon left in its spool are stamped first, oldest first,
- * so a daemon's death loses nothing (R13). Both cost nothing measurable
- * when no daemon was ever started: one failed file read.
+ * so a daemon's death loses nothing (R13). When no daemon or drainer ever
+ * ran, both cost one failed stat and load none of the daemon's client code.
  */
 async function daemonTook(
   request: HookEventRequest,
@@ -201,11 +201,10 @@ async function daemonTook(
     hookPid: request.hookPid ?? Deno.pid,
   };
   if (request.env("TMA_NO_DAEMON") || ownsItsProcess(event)) return false;
-  const { daemonPaths, handOffEvent, runtimeOwner, socketPathOf } = await import(
-    "../daemon_link.ts"
-  );
+  // No runtime folder, no daemon and no spool: the client code is not loaded.
   const owner = runtimeOwner(request.env);
   if (owner === null) return false;
+  const { daemonPaths, handOffEvent, socketPathOf } = await import("../daemon_link.ts");
   const socketPath = socketPathOf(server, request.env, owner);
   if (socketPath === null) return false;
   const paths = daemonPaths(request.env, socketPath);
