@@ -332,10 +332,11 @@ tmuxTest(
       assertEquals(await send(whole.subarray(0, whole.length - 5)), NAK);
       assertEquals(await send(encodeFrame("TMA1", event("wrong"))), NAK);
       await Deno.writeTextFile(
-        `${daemon.paths.spool}/1-1.ev`,
+        // Named as an older wrapper named its entries (fired ms, pid): no writer to wait for.
+        `${daemon.paths.spool}/1700000000001-1.ev`,
         "claude\nStop\n" + pane + "\n1\nnot json at all",
       );
-      await Deno.writeTextFile(`${daemon.paths.spool}/2-1.ev`, "garbage");
+      await Deno.writeTextFile(`${daemon.paths.spool}/1700000000002-1.ev`, "garbage");
       assert(
         await eventually(
           () => Promise.resolve([...Deno.readDirSync(daemon.paths.spool)].length === 0),
