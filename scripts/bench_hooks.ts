@@ -106,12 +106,12 @@ async function noDrainer(claim: string, spool: string): Promise<void> {
     } catch {
       // Gone already.
     }
-    while (await alive(pid)) await new Promise((r) => setTimeout(r, 5));
+    while (alive(pid)) await new Promise((r) => setTimeout(r, 5));
   }
   await Deno.remove(claim).catch(() => undefined);
 }
 
-async function alive(pid: number): Promise<boolean> {
+function alive(pid: number): boolean {
   try {
     Deno.kill(pid, 0);
     return true;

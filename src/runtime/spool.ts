@@ -142,10 +142,10 @@ async function readClaimed(name: string, claimed: string): Promise<SpoolItem> {
     if (info.size > ENTRY_CAP) return await refuse(`${info.size} bytes is over the 1 MiB cap`);
     const event = parseSpoolEntry(await Deno.readTextFile(claimed));
     if (event === null) return await refuse("not a spool entry (agent, event, pane, time)");
-    // Fired-at 0: the wrapper took no clock, and the entry's write is the moment it fired.
+    // Fired-at 0: the wrapper took no clock, and the entry's creation is the moment it fired.
     return {
       name,
-      event: event.firedAt > 0 ? event : { ...event, firedAt: mtimeOf(info) },
+      event: event.firedAt > 0 ? event : { ...event, firedAt: createdOf(info) },
       claimed,
     };
   } catch (error) {
