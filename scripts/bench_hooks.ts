@@ -220,38 +220,33 @@ export async function benchHooks(flavor: TmaFlavor) {
         stdin: PRE_TOOL_USE,
       });
     };
-    const slowPairs = PAIRS;
-    // name, fire, how each run starts (no drainer, or one running), pairs.
-    const queued: [string, Parameters<typeof fireOnce>[2], () => Promise<void>, number][] = [
+    // name, fire, how each run starts (no drainer, or one running).
+    const queued: [string, Parameters<typeof fireOnce>[2], () => Promise<void>][] = [
       [
         "Claude PreToolUse (queued; Claude waits for it), the fire that starts the drainer",
         { agent: "claude", event: "PreToolUse", pane, stdin: PRE_TOOL_USE },
         fresh,
-        slowPairs,
       ],
       [
         "Claude PreToolUse (queued), a drainer already running",
         { agent: "claude", event: "PreToolUse", pane, stdin: PRE_TOOL_USE },
         live,
-        PAIRS,
       ],
       [
         "Claude Stop (async), the fire that starts the drainer",
         { agent: "claude", event: "Stop", pane, stdin: STOP },
         fresh,
-        slowPairs,
       ],
       [
         "Codex PostToolUse (queued), the fire that starts the drainer",
         { agent: "codex", event: "PostToolUse", pane, stdin: CODEX_POST },
         fresh,
-        slowPairs,
       ],
     ];
-    for (const [name, fire, prepare, pairs] of queued) {
+    for (const [name, fire, prepare] of queued) {
       const label = `tma-hook ${fire.agent} ${fire.event}`;
       figures.push(
-        figure(name, await measurePairs(sh, run(label, fire, prepare), pairs), QUEUED_BUDGET),
+        figure(name, await measurePairs(sh, run(label, fire, prepare), PAIRS), QUEUED_BUDGET),
       );
     }
     await Deno.mkdir(`${t.home}/.config/tma`, { recursive: true });
@@ -269,7 +264,7 @@ export async function benchHooks(flavor: TmaFlavor) {
           pane,
           stdin: PERMISSION,
         }),
-        slowPairs,
+        PAIRS,
       ),
     ));
     await Deno.remove(`${t.home}/.config/tma/config.toml`);
@@ -280,7 +275,7 @@ export async function benchHooks(flavor: TmaFlavor) {
       shMs.push(performance.now() - start);
     }
     const stampFresh = spread(
-      await fireToStamp(t, flavor, { pane, claim, spool, fresh: true, runs: slowPairs }),
+      await fireToStamp(t, flavor, { pane, claim, spool, fresh: true, runs: PAIRS }),
     );
     const stampLive = spread(
       await fireToStamp(t, flavor, { pane, claim, spool, fresh: false, runs: PAIRS }),

@@ -4,7 +4,7 @@ import { hasSelector, selectorFrom } from "../selector_flags.ts";
 import { renderLsTable } from "../../ui_core/ls_table.ts";
 import { boolFlag, fleetAsked, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
-import { listRows } from "../list_rows.ts";
+import { listRows, terminalWidth } from "../list_rows.ts";
 
 /**
  * Lists agent panes: the schema-1 document with `--json`; piped, the C17
@@ -33,12 +33,4 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
     for (const row of rows) ctx.out(`${plainLine(row)}\n`);
   }
   return 0;
-}
-
-function terminalWidth(): number {
-  try {
-    return Deno.consoleSize().columns;
-  } catch {
-    return 120;
-  }
 }

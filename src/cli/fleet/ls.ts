@@ -22,7 +22,7 @@ import { renderLsTable } from "../../ui_core/ls_table.ts";
 import { serverStartMs } from "../../tmux/options.ts";
 import { boolFlag, type ParsedArgs, stringFlag } from "../args.ts";
 import type { CommandContext } from "../context.ts";
-import { listRows } from "../list_rows.ts";
+import { listRows, terminalWidth } from "../list_rows.ts";
 import { hasSelector, selectorFrom } from "../selector_flags.ts";
 import { fleetOnce, hostNames } from "./common.ts";
 
@@ -68,12 +68,4 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   for (const row of rows) ctx.out(`${plainLine(row)}\n`);
   for (const note of notes) ctx.err(`tma: ${note}\n`);
   return 0;
-}
-
-function terminalWidth(): number {
-  try {
-    return Deno.consoleSize().columns;
-  } catch {
-    return 120;
-  }
 }

@@ -123,7 +123,7 @@ export async function runDrainer(options: DrainerOptions): Promise<void> {
   const log = (line: string) => debugLog(options.env, `tma event --drain: ${line}`);
   try {
     await writeAlias(paths);
-    const context = await drainContext(options, log);
+    let context = await drainContext(options, log);
     for (;;) {
       const pass = await drainOnce(paths.spool, context);
       if (pass.busy > 0) {
@@ -133,7 +133,11 @@ export async function runDrainer(options: DrainerOptions): Promise<void> {
       if (pass.taken > 0) continue;
       // An entry this drainer cannot take never counts as one to wait for.
       const stuck = new Set(pass.untaken);
-      if (await arrival(paths.spool, options.lingerMs ?? LINGER_MS, stuck)) continue;
+      if (await arrival(paths.spool, options.lingerMs ?? LINGER_MS, stuck)) {
+        // After a quiet spell, config and manifests are read afresh (a burst keeps its set).
+        context = await drainContext(options, log);
+        continue;
+      }
       await giveUpClaim(paths);
       if ((await pendingEntries(paths.spool)).every((name) => stuck.has(name))) return;
       if (!(await takeClaim(paths))) return;
