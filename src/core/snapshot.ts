@@ -42,6 +42,7 @@ export const PANE_OPTIONS = [
   "@tma_reg_dead_since",
   "@tma_fg",
   "@tma_hook_at",
+  "@tma_hook_order",
   "@tma_delivered",
   "@tma_demoted",
 ] as const;

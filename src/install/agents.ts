@@ -37,17 +37,15 @@ export const CLAUDE_EVENTS: readonly string[] = [
  * The events each agent's hooks file marks `"async": true` (X10): the agent
  * runs them in the background and never waits. Only Claude Code has the
  * flag. Its `PermissionRequest` stays synchronous: it must stamp the pane
- * before the dialog draws, and it answers (I11, I13). So do the events of a
- * turn's tool calls (`UserPromptSubmit`, `PreToolUse`, `PostToolUse`): the
- * real Claude 2.1.332 starts an async hook without ordering it against the
- * synchronous hooks that follow, and in the e2e suite an async `PreToolUse`
- * took its fire time 28-32 ms after the `PermissionRequest` of the same
- * tool call (2 walks of 3), which makes the ordering rule (D47) drop the
- * blocked claim. Those three go through the wrapper's queue instead, which
- * returns in a few milliseconds, so the agent still waits for no tma.
+ * before the dialog draws, and it answers (I11, I13). The real Claude
+ * 2.1.332 starts an async hook without ordering it against the synchronous
+ * hooks that follow, so an async `PreToolUse` can take its fire time after
+ * the `PermissionRequest` of the same tool call (28-32 ms in 2 e2e walks of
+ * 3): the manifest's `[hooks.order]` orders such close events by their
+ * phase in the turn instead (`core/hook/order.ts`, D47).
  */
 export const ASYNC_EVENTS: Readonly<Record<string, readonly string[]>> = {
-  claude: ["SessionStart", "SessionEnd", "Notification", "Stop", "SubagentStart", "SubagentStop"],
+  claude: CLAUDE_EVENTS.filter((event) => event !== "PermissionRequest"),
 };
 
 /**

@@ -152,11 +152,44 @@ function readHooks(
   }
   const map = value.map ?? [];
   if (!Array.isArray(map)) throw new HookManifestError(path, "hooks.map", "must be an array");
+  const order = readOrder(value.order, path);
+  const entries = map.map((entry, i) =>
+    readEntry(entry, { ...context, key: `hooks.map[${i}]`, covers: covers as string[] })
+  );
+  const phased = entries.findIndex((e) => e.phase !== undefined);
+  if (phased >= 0 && order === undefined) {
+    throw new HookManifestError(
+      path,
+      `hooks.map[${phased}].phase`,
+      "orders nothing without [hooks.order]; add its turn (and call) fields or drop the phase",
+    );
+  }
   return {
     covers: covers as NonNullable<HookManifest["hooks"]>["covers"],
-    map: map.map((entry, i) =>
-      readEntry(entry, { ...context, key: `hooks.map[${i}]`, covers: covers as string[] })
-    ),
+    map: entries,
+    ...(order === undefined ? {} : { order }),
+  };
+}
+
+function readOrder(value: unknown, path: string): NonNullable<HookManifest["hooks"]>["order"] {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) throw new HookManifestError(path, "hooks.order", "must be a table");
+  const names = (list: unknown, key: string, least: number): string[] => {
+    if (
+      !Array.isArray(list) || list.length < least ||
+      !list.every((n) => typeof n === "string" && n !== "")
+    ) {
+      throw new HookManifestError(
+        path,
+        key,
+        `must list${least ? " at least one" : ""} field names`,
+      );
+    }
+    return list as string[];
+  };
+  return {
+    turn: names(value.turn, "hooks.order.turn", 1),
+    call: value.call === undefined ? [] : names(value.call, "hooks.order.call", 0),
   };
 }
 
@@ -172,12 +205,24 @@ function readEntry(
   if (entry.turn_end !== undefined && typeof entry.turn_end !== "boolean") {
     throw new HookManifestError(path, `${key}.turn_end`, "must be true or false");
   }
+  const phase = entry.phase;
+  if (
+    phase !== undefined && (typeof phase !== "number" || !Number.isInteger(phase) || phase < 0 ||
+      phase > 9)
+  ) {
+    throw new HookManifestError(path, `${key}.phase`, "must be a whole number from 0 to 9");
+  }
   const matcher = entry.matcher === undefined
     ? undefined
     : compile(entry.matcher, path, `${key}.matcher`);
   const claim = entry.claim;
   if (!isObject(claim)) throw new HookManifestError(path, `${key}.claim`, "must be a table");
-  const base = { event: entry.event, matcher, turn_end: entry.turn_end === true };
+  const base = {
+    event: entry.event,
+    matcher,
+    turn_end: entry.turn_end === true,
+    ...(phase === undefined ? {} : { phase: phase as number }),
+  };
   if (claim.lifecycle !== undefined) {
     if (
       (claim.lifecycle !== "start" && claim.lifecycle !== "end") || claim.state !== undefined ||

@@ -55,3 +55,30 @@ Deno.test("readHookManifest() refuses what the loader would refuse in the keys i
 Deno.test("readHookManifest() reads a manifest with no [hooks] as hook-less", () => {
   assertEquals(readHookManifest(HEAD, origin).hooks, undefined);
 });
+
+Deno.test("readHookManifest() D47: [hooks.order] and phases, refused as the schema refuses them", () => {
+  const hooks = '[hooks]\ncovers = ["working"]\n[[hooks.map]]\nevent = "Go"\n' +
+    'claim = { state = "working" }\n';
+  const order = '[hooks.order]\nturn = ["prompt_id"]\ncall = ["tool_name"]\n';
+  const good = HEAD + hooks + "phase = 1\n" + order;
+  const m = readHookManifest(good, origin);
+  assertEquals(m.hooks?.order, { turn: ["prompt_id"], call: ["tool_name"] });
+  assertEquals(m.hooks?.map[0].phase, 1);
+  assertEquals(plain(m.hooks), plain(parseAgentManifest(good, origin).hooks));
+  const bad = [
+    HEAD + hooks + "phase = 1\n", // a phase orders nothing without [hooks.order]
+    HEAD + hooks + "phase = 10\n" + order,
+    HEAD + hooks + "phase = 1.5\n" + order,
+    HEAD + hooks + "[hooks.order]\nturn = []\n",
+    HEAD + hooks + '[hooks.order]\nturn = ["prompt_id"]\ncall = "tool_name"\n',
+  ];
+  for (const text of bad) {
+    assertThrows(() => readHookManifest(text, origin), HookManifestError);
+    assertThrows(() => parseAgentManifest(text, origin), Error);
+  }
+  assertThrows(
+    () => readHookManifest(bad[0], origin),
+    HookManifestError,
+    "mycli.toml: hooks.map[0].phase: orders nothing without [hooks.order]",
+  );
+});

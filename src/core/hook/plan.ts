@@ -27,6 +27,15 @@ import type { State } from "../state.ts";
 import { parseEpochMs } from "../time.ts";
 import { acceptsSession } from "../telemetry/session.ts";
 import { type HookAction, PERMISSION_ID_FIELDS, QUESTION_ID_FIELDS } from "./mapping.ts";
+import {
+  formatOrderKey,
+  type HookOrder,
+  ORDER_WINDOW_MS,
+  type OrderKey,
+  orderKeyOf,
+  orderPatterns,
+  relationTo,
+} from "./order.ts";
 import { type HookPayload, stringField } from "./payload.ts";
 import { addSubagent, mayWriteState, removeSubagent } from "./subagents.ts";
 
@@ -49,6 +58,13 @@ export interface HookGuard {
   option: string;
   value: string;
   hookAtMost?: number;
+  /**
+   * With `hookAtMost`, the phase order of the event's turn (`order.ts`): a
+   * stored claim whose `@tma_hook_order` matches one of `earlier` yields to
+   * this one although up to `windowMs` newer, and one matching `later`
+   * holds against it although up to `windowMs` older.
+   */
+  order?: { earlier: string[]; later: string[]; windowMs: number };
 }
 
 /** Writes to commit under one guard. */
@@ -82,6 +98,8 @@ export interface HookPlanInput {
   payload: HookPayload;
   /** When the event happened: the hook process's clock at its start (D22, D47). */
   evidenceAtMs: number;
+  /** The manifest's `[hooks.order]`, for entries with a `phase`. */
+  order?: HookOrder;
   /** The clock now, written as `@agent_stamped_at` (P10). */
   stampedAtMs: number;
   /**
@@ -136,15 +154,30 @@ function skip(reason: string): HookSkip {
  * `@agent_evidence_at`: a capture that confirms a hook claim advances the
  * latter to the capture time (D22), and must not make a Stop fired a moment
  * earlier, but processed later, look stale.
+ *
+ * With an order key, phase order overrules close times both ways, exactly
+ * as the write's guard does server side (`HookGuard.order`).
  */
-function newerHookClaim(options: PaneOptions, prior: Stamp, evidenceAtMs: number): boolean {
-  if (prior.source !== "hook") return false;
-  const hookAt = parseEpochMs(options[HOOK_AT]) ?? prior.evidenceAt;
-  return hookAt !== null && hookAt > evidenceAtMs;
+function newerHookClaim(
+  options: PaneOptions,
+  prior: Stamp,
+  event: { evidenceAtMs: number; key?: OrderKey | null },
+): boolean {
+  const hookAt = parseEpochMs(options[HOOK_AT]) ??
+    (prior.source === "hook" ? prior.evidenceAt : null);
+  if (hookAt === null) return false;
+  const { evidenceAtMs, key } = event;
+  const relation = key ? relationTo(options[HOOK_ORDER], key) : null;
+  if (relation === "earlier" && hookAt <= evidenceAtMs + ORDER_WINDOW_MS) return false;
+  if (relation === "later" && hookAt >= evidenceAtMs - ORDER_WINDOW_MS) return true;
+  return hookAt > evidenceAtMs;
 }
 
 /** The time of the last hook event that stamped the pane's state. */
 const HOOK_AT = "@tma_hook_at";
+
+/** The phase order key of that event (`order.ts`), when it had one. */
+const HOOK_ORDER = "@tma_hook_order";
 
 /**
  * `@agent_since` as the server expands it: kept while the pane already reads
@@ -305,7 +338,7 @@ function planRegistration(input: HookPlanInput, original: Stamp): HookPlan {
 }
 
 function planDeregistration(input: HookPlanInput, prior: Stamp): HookPlan {
-  if (newerHookClaim(input.options, prior, input.evidenceAtMs)) {
+  if (newerHookClaim(input.options, prior, input)) {
     return skip("a newer hook claim holds the pane (D47)");
   }
   const session = input.payload.sessionId;
@@ -329,12 +362,33 @@ function planStateClaim(
   context: { prior: Stamp; entry: HookMapEntry },
 ): HookPlan {
   const claim = context.entry.claim as { state: State; detail?: string };
-  if (newerHookClaim(input.options, context.prior, input.evidenceAtMs)) {
-    return skip("a newer hook claim holds the pane (D47)");
+  const key = orderKeyOf({
+    order: input.order,
+    phase: context.entry.phase,
+    fields: input.payload.fields,
+  });
+  if (newerHookClaim(input.options, context.prior, { evidenceAtMs: input.evidenceAtMs, key })) {
+    return skip(
+      key && relationTo(input.options[HOOK_ORDER], key) === "later"
+        ? "a later phase of this turn holds the pane (D47)"
+        : "a newer hook claim holds the pane (D47)",
+    );
   }
   const { set, prior } = baseWrites(input, context.prior, true);
   const evidence = ms(input.evidenceAtMs);
-  set.set(HOOK_AT, evidence);
+  if (key === null) {
+    set.set(HOOK_AT, evidence);
+  } else {
+    // An event that phase order let past a newer claim keeps that claim's
+    // time: the pane has still heard from the agent that late.
+    const read = parseEpochMs(input.options[HOOK_AT]) ?? 0;
+    set.setFormat(
+      HOOK_AT,
+      `#{?#{e|>:#{${HOOK_AT}},${evidence}},#{${HOOK_AT}},${evidence}}`,
+      ms(Math.max(read, input.evidenceAtMs)),
+    );
+  }
+  set.set(HOOK_ORDER, key === null ? null : formatOrderKey(key));
   if (prior !== context.prior) {
     set.set("@agent_since", evidence); // another agent's record was cleared
   } else {
@@ -380,6 +434,7 @@ function planStateClaim(
       option: "@agent_name",
       value: input.options["@agent_name"] ?? "",
       hookAtMost: input.evidenceAtMs,
+      ...(key === null ? {} : { order: { ...orderPatterns(key), windowMs: ORDER_WINDOW_MS } }),
     },
     writes: set.finish(stampTime(context.prior, input.stampedAtMs)),
     stateAfter: claim.state,

@@ -46,7 +46,9 @@ function apply(options: PaneOptions, result: HookPlan): PaneOptions {
     if ((w.scope ?? "pane") !== "pane") continue;
     if (w.value === null) delete out[w.name];
     else if (w.format) {
-      const expanded = expandSince(w.value, options);
+      const expanded = w.name === "@tma_hook_at"
+        ? expandHookAt(w.value, options)
+        : expandSince(w.value, options);
       // applyWrites() (the committed stamp a notification reads) predicts the same.
       assertEquals(w.expected, expanded, `${w.name}: expected vs the server's expansion`);
       out[w.name] = expanded;
@@ -67,6 +69,14 @@ function expandSince(format: string, options: PaneOptions): string {
   assert(m, `unexpected format ${format}`);
   const since = options["@agent_since"];
   return options["@agent_state"] === m[1] && since ? since : m[2];
+}
+
+/** The later-of-two format an ordered claim writes `@tma_hook_at` with. */
+function expandHookAt(format: string, options: PaneOptions): string {
+  const m = /^#\{\?#\{e\|>:#\{@tma_hook_at\},(\d+)\},#\{@tma_hook_at\},(\d+)\}$/.exec(format);
+  assert(m && m[1] === m[2], `unexpected format ${format}`);
+  const read = Number(options["@tma_hook_at"] ?? 0);
+  return read > Number(m[1]) ? options["@tma_hook_at"]! : m[1];
 }
 
 const registered: PaneOptions = {
@@ -350,4 +360,59 @@ Deno.test("planHookEvent() D56: the window rollup follows the stamped pane's new
       scope: "window",
     },
   );
+});
+
+/** Claude's ordered claims of one tool call (manifests/claude.toml). */
+const ORDER = { turn: ["prompt_id"], call: ["tool_name", "tool_input"] };
+const phased = (claim: HookMapEntry["claim"], phase: number): HookAction => ({
+  kind: "claim",
+  entry: { event: "E", claim, turn_end: false, phase },
+});
+const CALL = JSON.stringify({ prompt_id: "p1", tool_name: "Bash", tool_input: { command: "x" } });
+
+Deno.test("planHookEvent() D47, X10: within a turn, phase order overrules close fire times both ways", () => {
+  const ask = plan(registered, phased({ state: "blocked", detail: "permission" }, 2), {
+    payload: CALL,
+    order: ORDER,
+  });
+  const blocked = apply(registered, ask);
+  assertEquals(blocked["@agent_state"], "blocked");
+  assert(/^[0-9a-f]+\.[0-9a-f]+\.2$/.test(blocked["@tma_hook_order"]!), blocked["@tma_hook_order"]);
+  const pre = phased({ state: "working", detail: undefined }, 1);
+  // The async PreToolUse of the same call, its fire time taken 30 ms after the prompt's: refused.
+  const late = plan(blocked, pre, { payload: CALL, order: ORDER, evidenceAtMs: T + 30 });
+  assertEquals(late, { kind: "skip", reason: "a later phase of this turn holds the pane (D47)" });
+  // ... and when it landed first, the prompt still stamps, keeping the later hook time.
+  const working = apply(
+    registered,
+    plan(registered, pre, { payload: CALL, order: ORDER, evidenceAtMs: T + 30 }),
+  );
+  const first = plan(working, phased({ state: "blocked", detail: "permission" }, 2), {
+    payload: CALL,
+    order: ORDER,
+  });
+  assert(first.kind === "write" && first.guard.order !== undefined);
+  const after = apply(working, first);
+  assertEquals(after["@agent_state"], "blocked");
+  assertEquals(after["@tma_hook_at"], String(T + 30));
+  // Beyond the window the clock decides: the same command run again later in the turn.
+  const again = plan(blocked, pre, { payload: CALL, order: ORDER, evidenceAtMs: T + 5_000 });
+  assertEquals(again.kind, "write");
+  // Another call of the turn is ordered by time alone.
+  const other = JSON.stringify({
+    prompt_id: "p1",
+    tool_name: "Bash",
+    tool_input: { command: "y" },
+  });
+  assertEquals(
+    plan(blocked, pre, { payload: other, order: ORDER, evidenceAtMs: T + 30 }).kind,
+    "write",
+  );
+  assertEquals(
+    plan(blocked, pre, { payload: other, order: ORDER, evidenceAtMs: T - 30 }).kind,
+    "skip",
+  );
+  // Without [hooks.order] nothing changes: plain D47.
+  const plain = plan(blocked, pre, { payload: CALL, evidenceAtMs: T + 30 });
+  assert(plain.kind === "write" && plain.guard.order === undefined);
 });

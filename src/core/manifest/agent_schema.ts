@@ -109,6 +109,12 @@ export const hookMapEntrySchema = z.strictObject({
   matcher: regexSchema.optional(),
   claim: claimSchema,
   turn_end: z.boolean().default(false),
+  /**
+   * The event's place in a turn, 0-9, for `[hooks.order]` (ours, D47 and
+   * X10): two events of one turn and tool call are ordered by phase, not by
+   * fire time, when their fire times are close (`core/hook/order.ts`).
+   */
+  phase: z.number().int().min(0).max(9).optional(),
 });
 
 /** A parsed `[[hooks.map]]` entry. */
@@ -130,6 +136,15 @@ export const hooksSchema = z.strictObject({
     }),
   ).default([]),
   map: z.array(hookMapEntrySchema).default([]),
+  /**
+   * Ours: the payload fields that name a turn (`turn`, the first present
+   * wins) and a tool call (`call`, all present ones together), for the
+   * entries' `phase`.
+   */
+  order: z.strictObject({
+    turn: z.array(nonEmptySchema).min(1),
+    call: z.array(nonEmptySchema).default([]),
+  }).optional(),
 });
 
 /** `[capture]`: which states the screen rules reliably see (M14, M15). */
@@ -336,10 +351,23 @@ function checkDetails(details: Record<string, { aliases: string[] }>, ctx: Refin
 }
 
 function checkCoverage(
-  hooks: { covers: readonly string[]; map: readonly { claim: Claim }[] },
+  hooks: {
+    covers: readonly string[];
+    map: readonly { claim: Claim; phase?: number }[];
+    order?: unknown;
+  },
   ctx: RefineCtx,
 ): void {
   for (const [i, entry] of hooks.map.entries()) {
+    if (entry.phase !== undefined && hooks.order === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["hooks", "map", i, "phase"],
+        message: "orders nothing without [hooks.order]; add its turn (and call) fields " +
+          "or drop the phase",
+      });
+      return;
+    }
     const needed = "lifecycle" in entry.claim ? "lifecycle" : entry.claim.state;
     if (!hooks.covers.includes(needed)) {
       ctx.addIssue({

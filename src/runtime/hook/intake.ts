@@ -210,6 +210,7 @@ export async function intakeEvent(options: IntakeEventOptions): Promise<IntakeRe
         action,
         payload,
         evidenceAtMs: options.evidenceAtMs,
+        order: options.manifest.hooks?.order,
         stampedAtMs: options.now(),
         mintRequestId: requestId,
       });
@@ -356,11 +357,25 @@ async function processTable(): Promise<ProcessTable> {
   return indexProcesses(await snapshotProcesses());
 }
 
-/** The tmux condition of a plan's guard. */
-function guardFormat(guard: HookGuard): string {
+/**
+ * The tmux condition of a plan's guard. With an order, the same decision as
+ * the plan's own check (`newerHookClaim`): a stored claim of an earlier
+ * phase yields within the window, one of a later phase holds within it,
+ * else the newer time wins. (tmux 3.3 has no `#{!:}`: a conditional negates.)
+ */
+export function guardFormat(guard: HookGuard): string {
   const same = `#{==:#{${guard.option}},${escapeFormat(guard.value)}}`;
   if (guard.hookAtMost === undefined) return same;
-  return `#{&&:${same},#{e|<=:#{@tma_hook_at},${guard.hookAtMost}}}`;
+  const at = guard.hookAtMost;
+  const inTime = `#{e|<=:#{@tma_hook_at},${at}}`;
+  if (guard.order === undefined) return `#{&&:${same},${inTime}}`;
+  const { earlier, later, windowMs } = guard.order;
+  const any = (patterns: string[]) =>
+    patterns.map((p) => `#{m:${p},#{@tma_hook_order}}`)
+      .reduce((a, b) => `#{||:${a},${b}}`, "0");
+  const yields = `#{&&:${any(earlier)},#{e|<=:#{@tma_hook_at},${at + windowMs}}}`;
+  const holds = `#{&&:${any(later)},#{e|>=:#{@tma_hook_at},${at - windowMs}}}`;
+  return `#{&&:${same},#{?${yields},1,#{?${holds},0,${inTime}}}}`;
 }
 
 /** The id of the pane named by an id or a locator, or null. */
