@@ -239,10 +239,12 @@ test({
       );
       assertEquals(mine.length, 1, event);
       assertEquals(mine[0].matcher, undefined);
-      // X10: Claude runs these in the background; the others go through the wrapper's queue.
-      const async = ["SessionStart", "SessionEnd", "Notification", "Stop", "SubagentStart"]
-        .concat(["SubagentStop"]).includes(event);
-      assertEquals(mine[0].hooks[0].async, async ? true : undefined, event);
+      // X10: Claude runs every event in the background but the answering PermissionRequest.
+      assertEquals(
+        mine[0].hooks[0].async,
+        event === "PermissionRequest" ? undefined : true,
+        event,
+      );
     }
     assertEquals(doc.statusLine.padding, 0);
     const { rendered, forwarded } = await runStatusline(

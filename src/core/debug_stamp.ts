@@ -90,6 +90,9 @@ export function debugStampWrites(pane: PaneFacts, request: DebugStampRequest): O
   };
   const writes = planWrites(verdict, { pane, identity, prior, capture: null, nowMs })
     .filter((write) => write.name !== "@agent_stamped_at");
-  if (source === "hook") writes.push({ name: "@tma_hook_at", value: ms(at) });
+  if (source === "hook") {
+    // A hand-made claim belongs to no turn: no phase order (D47) may hold against it.
+    writes.push({ name: "@tma_hook_at", value: ms(at) }, { name: "@tma_hook_order", value: null });
+  }
   return [...writes, stampedAt];
 }

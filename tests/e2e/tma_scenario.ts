@@ -327,6 +327,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRep
       ok: installed.code === 0,
       detail: `exit ${installed.code} ${installed.stderr.trim().slice(0, 300)}`,
     });
+    if (agent === "claude") early.push(await claudeAsyncCheck(`${run.home}/.claude/settings.json`));
     // The pane must find tma (TMA_BIN) and pin the scratch server (TMA_HOOK_SOCKET); every hook
     // event is logged, so a failure can be traced to the event that caused it.
     Object.assign(run.env, {
@@ -378,6 +379,36 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRep
     );
   }
   return walk.report;
+}
+
+/**
+ * Issue 20 (X10): the Claude entries tma installed carry `"async": true`, all but the answering
+ * `PermissionRequest`, so the real Claude runs them in the background for the rest of the walk.
+ */
+async function claudeAsyncCheck(settingsPath: string): Promise<Check> {
+  const wrong: string[] = [];
+  let seen = 0;
+  try {
+    const hooks = JSON.parse(await Deno.readTextFile(settingsPath)).hooks ?? {};
+    for (const [event, groups] of Object.entries(hooks)) {
+      for (const group of groups as { hooks?: { command?: string; async?: boolean }[] }[]) {
+        for (const hook of group.hooks ?? []) {
+          if (!hook.command?.includes("tma-hook")) continue;
+          seen++;
+          if ((hook.async === true) !== (event !== "PermissionRequest")) {
+            wrong.push(`${event} async=${hook.async}`);
+          }
+        }
+      }
+    }
+  } catch (error) {
+    wrong.push(String(error));
+  }
+  return {
+    name: "install-hooks: Claude entries async but PermissionRequest",
+    ok: seen > 0 && wrong.length === 0,
+    detail: `${seen} tma entries; ${wrong.join(", ") || "as wired"}`,
+  };
 }
 
 /** Step 0: each first-run dialog reads blocked/setup and approve refuses it (D66). */
