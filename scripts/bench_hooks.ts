@@ -2,11 +2,9 @@
  * What the agent waits for when it fires a hook (issue 20, X10), each figure
  * timed pair by pair against `sh -c :` in the same run (scripts/bench_pairs.ts):
  *
- * - Claude `PreToolUse` (queued by the wrapper; Claude waits for the wrapper,
- *   since an async one can overtake its own `PermissionRequest`), when the
- *   fire starts the server's drainer and when a drainer already runs;
- * - Claude `Stop` (installed `async`: Claude does not wait at all; the
- *   wrapper's own time is shown all the same), starting a drainer;
+ * - Claude `PreToolUse` and `Stop` (installed `async`: Claude does not wait
+ *   at all; the wrapper's own time is shown all the same), when the fire
+ *   starts the server's drainer and, for `PreToolUse`, when one already runs;
  * - Codex `PostToolUse` (queued: Codex has no async flag), starting a drainer;
  * - Claude `PermissionRequest` in the foreground, with the reply lane off
  *   (`[hooks] claude_reply_lane = false`), so it stamps and returns;
@@ -64,13 +62,23 @@ export async function fireWrapper(
   await child.status;
 }
 
-/** One fire with tma found on PATH, as an agent's hook finds the installed command. */
+/**
+ * One fire with tma found on PATH, as an agent's hook finds the installed
+ * command, and `$TMUX` naming the server, as inside the agent's pane (the
+ * wrapper then derives the server's socket with no process of its own).
+ */
 function fireOnce(
   t: ScratchTmux,
   flavor: TmaFlavor,
-  options: { agent: string; event: string; pane: string; stdin: string },
+  options: { agent: string; event: string; pane: string; stdin: string; tmux: string },
 ): Promise<void> {
-  return fireWrapper(t, { ...options, env: { PATH: pathWith(flavor, t.env()) } });
+  const { tmux, ...fire } = options;
+  return fireWrapper(t, { ...fire, env: { PATH: pathWith(flavor, t.env()), TMUX: tmux } });
+}
+
+/** `$TMUX` as tmux sets it in the scratch server's panes: socket path, server pid, session. */
+async function paneTmux(t: ScratchTmux): Promise<string> {
+  return (await t.tmux("display", "-p", "-t", "main", "#{socket_path},#{pid},0")).trim();
 }
 
 /** The scratch server's drainer claim (`<key>.drain` beside its spool) and its spool. */
@@ -151,7 +159,14 @@ const PERMISSION = JSON.stringify({
 async function fireToStamp(
   t: ScratchTmux,
   flavor: TmaFlavor,
-  options: { pane: string; claim: string; spool: string; fresh: boolean; runs: number },
+  options: {
+    pane: string;
+    tmux: string;
+    claim: string;
+    spool: string;
+    fresh: boolean;
+    runs: number;
+  },
 ): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < options.runs; i++) {
@@ -163,6 +178,7 @@ async function fireToStamp(
       agent: "claude",
       event,
       pane: options.pane,
+      tmux: options.tmux,
       stdin: working ? PROMPT : STOP,
     });
     const want = working ? "working" : "idle";
@@ -195,6 +211,7 @@ function figure(name: string, result: PairResult, budget?: number) {
 export async function benchHooks(flavor: TmaFlavor) {
   return await withScratchTmux(async (t) => {
     const pane = (await t.tmux("display", "-p", "-t", "main", "#{pane_id}")).trim();
+    const tmux = await paneTmux(t);
     const { claim, spool } = await drainFiles(t);
     const sh = shNoop();
     const run = (
@@ -207,7 +224,13 @@ export async function benchHooks(flavor: TmaFlavor) {
       once: () => fireOnce(t, flavor, fire),
     });
     // Registers the pane and lets the first drainer build the server's alias file.
-    await fireOnce(t, flavor, { agent: "claude", event: "SessionStart", pane, stdin: PROMPT });
+    await fireOnce(t, flavor, {
+      agent: "claude",
+      event: "SessionStart",
+      pane,
+      tmux,
+      stdin: PROMPT,
+    });
     await noDrainer(claim, spool);
     const figures = [];
     const fresh = () => noDrainer(claim, spool);
@@ -217,29 +240,30 @@ export async function benchHooks(flavor: TmaFlavor) {
         agent: "claude",
         event: "PostToolUse",
         pane,
+        tmux,
         stdin: PRE_TOOL_USE,
       });
     };
     // name, fire, how each run starts (no drainer, or one running).
     const queued: [string, Parameters<typeof fireOnce>[2], () => Promise<void>][] = [
       [
-        "Claude PreToolUse (queued; Claude waits for it), the fire that starts the drainer",
-        { agent: "claude", event: "PreToolUse", pane, stdin: PRE_TOOL_USE },
+        "Claude PreToolUse (async: Claude does not wait; the wrapper's own time), the fire that starts the drainer",
+        { agent: "claude", event: "PreToolUse", pane, tmux, stdin: PRE_TOOL_USE },
         fresh,
       ],
       [
-        "Claude PreToolUse (queued), a drainer already running",
-        { agent: "claude", event: "PreToolUse", pane, stdin: PRE_TOOL_USE },
+        "Claude PreToolUse (async), a drainer already running",
+        { agent: "claude", event: "PreToolUse", pane, tmux, stdin: PRE_TOOL_USE },
         live,
       ],
       [
         "Claude Stop (async), the fire that starts the drainer",
-        { agent: "claude", event: "Stop", pane, stdin: STOP },
+        { agent: "claude", event: "Stop", pane, tmux, stdin: STOP },
         fresh,
       ],
       [
         "Codex PostToolUse (queued), the fire that starts the drainer",
-        { agent: "codex", event: "PostToolUse", pane, stdin: CODEX_POST },
+        { agent: "codex", event: "PostToolUse", pane, tmux, stdin: CODEX_POST },
         fresh,
       ],
     ];
@@ -262,6 +286,7 @@ export async function benchHooks(flavor: TmaFlavor) {
           agent: "claude",
           event: "PermissionRequest",
           pane,
+          tmux,
           stdin: PERMISSION,
         }),
         PAIRS,
@@ -275,10 +300,10 @@ export async function benchHooks(flavor: TmaFlavor) {
       shMs.push(performance.now() - start);
     }
     const stampFresh = spread(
-      await fireToStamp(t, flavor, { pane, claim, spool, fresh: true, runs: PAIRS }),
+      await fireToStamp(t, flavor, { pane, tmux, claim, spool, fresh: true, runs: PAIRS }),
     );
     const stampLive = spread(
-      await fireToStamp(t, flavor, { pane, claim, spool, fresh: false, runs: PAIRS }),
+      await fireToStamp(t, flavor, { pane, tmux, claim, spool, fresh: false, runs: PAIRS }),
     );
     const shMedian = spread(shMs).median;
     return {
