@@ -10,7 +10,6 @@
  */
 import { parseCount, parseSeconds } from "../../core/duration.ts";
 import { EXIT, UsageError } from "../../core/errors.ts";
-import { plainLine } from "../../core/rows.ts";
 import { needsGit, parseStates, type Selector } from "../../core/selector.ts";
 import {
   initialWaitState,
@@ -26,6 +25,7 @@ import type { CommandContext } from "../context.ts";
 import { joinDaemonHints } from "../daemon_hints.ts";
 import { hasSelector, selectorFrom } from "../selector_flags.ts";
 import { WaiterCycles } from "../waiter_cycle.ts";
+import { endOfWait } from "../wait_verdict.ts";
 
 /** The cadence of a wait without wake hints (C40). */
 export const WAIT_TICK_MS = 1000;
@@ -121,23 +121,8 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
       if (listing !== "stalled") {
         const step = stepWait(spec, state, observe(listing));
         state = step.state;
-        const verdict = step.verdict;
-        if (verdict.kind === "exit") {
-          ctx.err(`tma: ${verdict.message}\n`);
-          return verdict.code;
-        }
-        if (verdict.kind === "satisfied") {
-          if (json) {
-            const doc = verdict.document
-              ? { schema: 1, agents: verdict.rows }
-              : { schema: 1, ...verdict.rows[0] };
-            ctx.out(`${JSON.stringify(doc)}\n`);
-          } else {
-            for (const row of verdict.rows) ctx.out(`${plainLine(row)}\n`);
-          }
-          return EXIT.ok;
-        }
-        if (verdict.hint !== null) ctx.err(`tma: wait: ${verdict.hint}\n`);
+        const code = endOfWait(ctx, step.verdict, { json, object: (row) => row });
+        if (code !== null) return code;
       }
       // Checked after a cycle: even --timeout 0 looks once.
       if (deadline !== undefined && ctx.now() >= deadline) return EXIT.timeout;

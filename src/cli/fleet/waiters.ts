@@ -24,7 +24,6 @@ import {
 } from "../../core/fleet/view.ts";
 import { diffEdges } from "../../core/edges.ts";
 import { sessionOfLocator } from "../../core/jump.ts";
-import { plainLine } from "../../core/rows.ts";
 import { needsGit, type Selector } from "../../core/selector.ts";
 import {
   initialWaitState,
@@ -42,6 +41,7 @@ import { boolFlag, type ParsedArgs } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { joinDaemonHints } from "../daemon_hints.ts";
 import { WaiterCycles } from "../waiter_cycle.ts";
+import { endOfWait } from "../wait_verdict.ts";
 import { cachedPoller, chosenHosts, hostNames, livePolicy } from "./common.ts";
 
 /** One tick of a fleet waiter. */
@@ -198,24 +198,11 @@ export async function runWait(
           const { observation, originals } = observe(tick, names);
           const step = stepWait(spec, state, observation);
           state = step.state;
-          const verdict = step.verdict;
-          if (verdict.kind === "exit") {
-            ctx.err(`tma: ${verdict.message}\n`);
-            return verdict.code;
-          }
-          if (verdict.kind === "satisfied") {
-            const rows = verdict.rows.map((r) => originals.get(r.pane)!);
-            if (json) {
-              const doc = verdict.document
-                ? { schema: 1, agents: rows.map(fleetRowObject) }
-                : { schema: 1, ...fleetRowObject(rows[0]) };
-              ctx.out(`${JSON.stringify(doc)}\n`);
-            } else {
-              for (const row of verdict.rows) ctx.out(`${plainLine(row)}\n`);
-            }
-            return EXIT.ok;
-          }
-          if (verdict.hint !== null) ctx.err(`tma: wait: ${verdict.hint}\n`);
+          const code = endOfWait(ctx, step.verdict, {
+            json,
+            object: (row) => fleetRowObject(originals.get(row.pane)!),
+          });
+          if (code !== null) return code;
         }
       }
       if (options.deadline !== undefined && ctx.now() >= options.deadline) return EXIT.timeout;
