@@ -55,12 +55,3 @@ export async function listRows(
   reportTiming(ctx, listing.cycle.stats);
   return { ...listing, config };
 }
-
-/** The terminal's width for the `ls` table, 120 when stdout is no terminal. */
-export function terminalWidth(): number {
-  try {
-    return Deno.consoleSize().columns;
-  } catch {
-    return 120;
-  }
-}

@@ -1,10 +1,9 @@
 /** `tma ls` (C17-C19, item 8). @module */
 import { plainLine } from "../../core/rows.ts";
-import { hasSelector, selectorFrom } from "../selector_flags.ts";
-import { renderLsTable } from "../../ui_core/ls_table.ts";
-import { boolFlag, fleetAsked, type ParsedArgs, stringFlag } from "../args.ts";
+import { boolFlag, fleetAsked, type ParsedArgs } from "../args.ts";
 import type { CommandContext } from "../context.ts";
-import { listRows, terminalWidth } from "../list_rows.ts";
+import { listRows } from "../list_rows.ts";
+import { lsTable } from "../ls_terminal.ts";
 
 /**
  * Lists agent panes: the schema-1 document with `--json`; piped, the C17
@@ -20,15 +19,7 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   if (boolFlag(args.flags, "json")) {
     ctx.out(`${JSON.stringify({ schema: 1, agents: rows })}\n`);
   } else if (Deno.stdout.isTerminal()) {
-    const noColor = (ctx.env("NO_COLOR") ?? "") !== "";
-    ctx.out(renderLsTable(rows, {
-      nowMs: ctx.now(),
-      styles: config.picker,
-      color: !noColor,
-      width: terminalWidth(),
-      filtered: hasSelector(selectorFrom(args.flags)) ||
-        stringFlag(args.flags, "pane") !== undefined,
-    }));
+    ctx.out(lsTable(ctx, args, { rows, styles: config.picker }));
   } else {
     for (const row of rows) ctx.out(`${plainLine(row)}\n`);
   }

@@ -18,12 +18,11 @@ import { identityDocument, withIdentity } from "../../core/fleet/local.ts";
 import { keyedRow } from "../../core/fleet/keys.ts";
 import { fleetDocument, hostNote } from "../../core/fleet/view.ts";
 import { plainLine } from "../../core/rows.ts";
-import { renderLsTable } from "../../ui_core/ls_table.ts";
 import { serverStartMs } from "../../tmux/options.ts";
-import { boolFlag, type ParsedArgs, stringFlag } from "../args.ts";
+import { boolFlag, type ParsedArgs } from "../args.ts";
 import type { CommandContext } from "../context.ts";
-import { listRows, terminalWidth } from "../list_rows.ts";
-import { hasSelector, selectorFrom } from "../selector_flags.ts";
+import { listRows } from "../list_rows.ts";
+import { lsTable } from "../ls_terminal.ts";
 import { fleetOnce, hostNames } from "./common.ts";
 
 /** `ls --json --identity`: the local rows with identity keys and every live pane id. */
@@ -50,18 +49,10 @@ export async function run(ctx: CommandContext, args: ParsedArgs): Promise<number
   const names = hostNames(specs);
   const rows = view.rows.map((row) => keyedRow(row, names));
   if (Deno.stdout.isTerminal()) {
-    const noColor = (ctx.env("NO_COLOR") ?? "") !== "";
-    ctx.out(renderLsTable(
-      rows.map((row) => ({ ...row, pane: row.pane.split("@")[0] })),
-      {
-        nowMs: ctx.now(),
-        styles: config.picker,
-        color: !noColor,
-        width: terminalWidth(),
-        filtered: hasSelector(selectorFrom(args.flags)) ||
-          stringFlag(args.flags, "pane") !== undefined,
-      },
-    ));
+    ctx.out(lsTable(ctx, args, {
+      rows: rows.map((row) => ({ ...row, pane: row.pane.split("@")[0] })),
+      styles: config.picker,
+    }));
     for (const note of notes) ctx.out(`✗ ${note}\n`);
     return 0;
   }
