@@ -1,4 +1,5 @@
 import { assert, assertEquals, assertThrows } from "../../../tests/harness/assert.ts";
+import { agentRow } from "../../../tests/harness/rows.ts";
 import { parseConfig } from "../config/parse.ts";
 import { defaultConfig } from "../config/schema.ts";
 import { UsageError } from "../errors.ts";
@@ -27,35 +28,17 @@ const SPEC = {
   timeoutMs: 8000,
 };
 
+/** A remote claude row of host "remote-name", with the identity keys a reading carries. */
 function row(pane: string, extra: Partial<FleetRow> = {}): FleetRow {
   return {
-    pane,
-    agent: "claude",
-    state: "idle",
-    detail: null,
-    since: 100,
-    since_ms: 100,
-    episode_ms: 100,
-    locator: `main:${pane.slice(1)}.0`,
-    title: "t",
-    attention: false,
-    done: false,
-    session: null,
-    context: null,
-    context_at_ms: null,
-    muted: false,
-    tokens: null,
-    quota: null,
-    quota_window: null,
-    quota_resets_at_ms: null,
-    quota_at_ms: null,
-    cost_usd: null,
-    model: null,
-    repo: null,
-    branch: null,
-    worktree: null,
-    server: "/tmp/tmux-0/default",
-    host: "remote-name",
+    ...agentRow(pane, "idle", {
+      since: 100,
+      since_ms: 100,
+      episode_ms: 100,
+      title: "t",
+      server: "/tmp/tmux-0/default",
+      host: "remote-name",
+    }),
     server_started_ms: 1000,
     pane_pid: 42,
     command: "claude",
