@@ -33,6 +33,7 @@
  * @module
  */
 import { viewportHash } from "../hash.ts";
+import { stringField } from "./payload.ts";
 
 /**
  * How close two fire times must be for phase order to overrule them: well
@@ -69,7 +70,7 @@ export function orderKeyOf(input: {
 }): OrderKey | null {
   const { order, phase, fields } = input;
   if (order === undefined || phase === undefined) return null;
-  const turn = firstValue(fields, order.turn);
+  const turn = stringField(fields, order.turn);
   if (turn === null) return null;
   const parts = order.call.map((name) => fields[name]).filter((v) => v !== undefined);
   return {
@@ -77,15 +78,6 @@ export function orderKeyOf(input: {
     call: parts.length === 0 ? null : viewportHash(JSON.stringify(parts)),
     phase,
   };
-}
-
-function firstValue(fields: Readonly<Record<string, unknown>>, names: readonly string[]) {
-  for (const name of names) {
-    const value = fields[name];
-    if (typeof value === "string" && value !== "") return value;
-    if (typeof value === "number") return String(value);
-  }
-  return null;
 }
 
 /** The stored form, `turn.call.phase`. */

@@ -149,7 +149,8 @@ function skip(reason: string): HookSkip {
 }
 
 /**
- * D47: a strictly newer hook claim in the store wins over this event. Newer
+ * The skip when a hook claim in the store holds against this event, else
+ * null. D47: a strictly newer hook claim in the store wins. Newer
  * by the time of the last hook EVENT (`@tma_hook_at`), not by
  * `@agent_evidence_at`: a capture that confirms a hook claim advances the
  * latter to the capture time (D22), and must not make a Stop fired a moment
@@ -158,19 +159,21 @@ function skip(reason: string): HookSkip {
  * With an order key, phase order overrules close times both ways, exactly
  * as the write's guard does server side (`HookGuard.order`).
  */
-function newerHookClaim(
+function holdingClaim(
   options: PaneOptions,
   prior: Stamp,
   event: { evidenceAtMs: number; key?: OrderKey | null },
-): boolean {
+): HookSkip | null {
   const hookAt = parseEpochMs(options[HOOK_AT]) ??
     (prior.source === "hook" ? prior.evidenceAt : null);
-  if (hookAt === null) return false;
+  if (hookAt === null) return null;
   const { evidenceAtMs, key } = event;
   const relation = key ? relationTo(options[HOOK_ORDER], key) : null;
-  if (relation === "earlier" && hookAt <= evidenceAtMs + ORDER_WINDOW_MS) return false;
-  if (relation === "later" && hookAt >= evidenceAtMs - ORDER_WINDOW_MS) return true;
-  return hookAt > evidenceAtMs;
+  if (relation === "earlier" && hookAt <= evidenceAtMs + ORDER_WINDOW_MS) return null;
+  if (relation === "later" && hookAt >= evidenceAtMs - ORDER_WINDOW_MS) {
+    return skip("a later phase of this turn holds the pane (D47)");
+  }
+  return hookAt > evidenceAtMs ? skip("a newer hook claim holds the pane (D47)") : null;
 }
 
 /** The time of the last hook event that stamped the pane's state. */
@@ -338,9 +341,8 @@ function planRegistration(input: HookPlanInput, original: Stamp): HookPlan {
 }
 
 function planDeregistration(input: HookPlanInput, prior: Stamp): HookPlan {
-  if (newerHookClaim(input.options, prior, input)) {
-    return skip("a newer hook claim holds the pane (D47)");
-  }
+  const held = holdingClaim(input.options, prior, input);
+  if (held !== null) return held;
   const session = input.payload.sessionId;
   if (session !== null && prior.session !== null && session !== prior.session) {
     return skip("the end of another session");
@@ -367,13 +369,11 @@ function planStateClaim(
     phase: context.entry.phase,
     fields: input.payload.fields,
   });
-  if (newerHookClaim(input.options, context.prior, { evidenceAtMs: input.evidenceAtMs, key })) {
-    return skip(
-      key && relationTo(input.options[HOOK_ORDER], key) === "later"
-        ? "a later phase of this turn holds the pane (D47)"
-        : "a newer hook claim holds the pane (D47)",
-    );
-  }
+  const held = holdingClaim(input.options, context.prior, {
+    evidenceAtMs: input.evidenceAtMs,
+    key,
+  });
+  if (held !== null) return held;
   const { set, prior } = baseWrites(input, context.prior, true);
   const evidence = ms(input.evidenceAtMs);
   if (key === null) {

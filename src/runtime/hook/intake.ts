@@ -359,7 +359,7 @@ async function processTable(): Promise<ProcessTable> {
 
 /**
  * The tmux condition of a plan's guard. With an order, the same decision as
- * the plan's own check (`newerHookClaim`): a stored claim of an earlier
+ * the plan's own check (`holdingClaim`): a stored claim of an earlier
  * phase yields within the window, one of a later phase holds within it,
  * else the newer time wins. (tmux 3.3 has no `#{!:}`: a conditional negates.)
  */
