@@ -7,6 +7,7 @@
 import type { ScreenEvidence } from "./fold.ts";
 import type { AgentProfile } from "./identity.ts";
 import type { ParsedAgentManifest } from "./manifest/parse.ts";
+import { profileOf } from "./profile.ts";
 import { classifyScreen, type RuleResult, type ScreenReading } from "./rules/classify.ts";
 import type { State } from "./state.ts";
 
@@ -46,15 +47,9 @@ export function buildModels(
   for (const manifest of manifests) {
     const override = overrides.find((o) => o.name === manifest.name);
     if (override && !override.enabled) continue;
-    const identity = manifest.identity;
     models.push({
       manifest,
-      profile: {
-        name: manifest.name,
-        processNames: [...identity.process_names, ...(override?.process_names ?? [])],
-        titlePatterns: identity.title_patterns.map((p) => p.re),
-        argsPatterns: identity.args_patterns.map((p) => p.re),
-      },
+      profile: profileOf(manifest, override?.process_names),
       visible: new Set(manifest.capture.visible),
       classify(input) {
         const reading = classifyScreen(manifest, input);

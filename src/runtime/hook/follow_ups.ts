@@ -8,6 +8,7 @@
 import type { HookManifest } from "../../core/hook/hook_manifest.ts";
 import type { HookPayload } from "../../core/hook/payload.ts";
 import type { AgentProfile } from "../../core/identity.ts";
+import { profileOf } from "../../core/profile.ts";
 import type { TmuxServer } from "../../tmux/exec.ts";
 import type { EnvReader } from "../paths.ts";
 import type { CommittedStamp } from "./intake.ts";
@@ -57,11 +58,6 @@ export function profileLoader(
 ): (agent: string) => Promise<AgentProfile | null> {
   return async (agent) => {
     const other = await manifestOf(agent);
-    return other === null ? null : {
-      name: other.name,
-      processNames: other.identity.process_names,
-      titlePatterns: other.identity.title_patterns.map((p) => p.re),
-      argsPatterns: other.identity.args_patterns.map((p) => p.re),
-    };
+    return other === null ? null : profileOf(other);
   };
 }

@@ -28,6 +28,7 @@ import {
 } from "../../core/hook/plan.ts";
 import type { HookSettings } from "../../core/hook/settings.ts";
 import type { AgentProfile } from "../../core/identity.ts";
+import { profileOf } from "../../core/profile.ts";
 import type { PaneFacts, PaneOptions, ProcessTable } from "../../core/snapshot.ts";
 import { applyWrites } from "../../core/stamp.ts";
 import type { State } from "../../core/state.ts";
@@ -386,12 +387,6 @@ function paneIdOf(panes: readonly PaneFacts[], name: string | null): string | nu
 
 /** The event agent's identity profile, with `[[agent]]` process names added (D34). */
 function agentProfile(options: IntakeEventOptions): AgentProfile {
-  const identity = options.manifest.identity;
-  const extra = options.settings.agents.find((a) => a.name === options.agent)?.process_names ?? [];
-  return {
-    name: options.manifest.name,
-    processNames: [...identity.process_names, ...extra],
-    titlePatterns: identity.title_patterns.map((p) => p.re),
-    argsPatterns: identity.args_patterns.map((p) => p.re),
-  };
+  const extra = options.settings.agents.find((a) => a.name === options.agent)?.process_names;
+  return profileOf(options.manifest, extra);
 }
